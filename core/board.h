@@ -1,0 +1,22 @@
+/* The two compiled instantiations of board_impl.h (8x8 and 10x8); position.c dispatches to them.
+ * Internal to the core: users go through position.h. */
+#ifndef CARRERA_BOARD_H
+#define CARRERA_BOARD_H
+
+#include "position.h"
+
+#define DECLARE_BOARD_API(SUFFIX, N)                                                               \
+    void board_init_##SUFFIX(void);                                                                \
+    void board_build_##SUFFIX(Board##N *b, Castling##N *c, const Setup *s);                        \
+    void board_to_setup_##SUFFIX(const Board##N *b, const Castling##N *c, Setup *s);               \
+    int board_moves_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v, Move *l);  \
+    void board_make_##SUFFIX(const Board##N *b, const Castling##N *c, Move m, Board##N *o);        \
+    bool board_in_check_##SUFFIX(const Board##N *b);                                               \
+    uint64_t board_key_slow_##SUFFIX(const Board##N *b);                                           \
+    uint64_t board_perft_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v, int d);
+
+DECLARE_BOARD_API(8, 64)
+DECLARE_BOARD_API(10, 80)
+#undef DECLARE_BOARD_API
+
+#endif

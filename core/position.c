@@ -1,0 +1,85 @@
+/* The public face of the fast core: dispatches once per call to the 8x8 or 10x8 instantiation
+ * and initialises the shared read-only tables exactly once, whichever thread gets there first. */
+#include "position.h"
+
+#include "board.h"
+#include "zobrist.h"
+
+#include <threads.h>
+
+static once_flag tables_once = ONCE_FLAG_INIT;
+
+static void init_tables_once(void)
+{
+    zobrist_init();
+    board_init_8();
+    board_init_10();
+}
+
+static bool wide(const Position *p) { return p->variant->files == 10; }
+
+void position_from_setup(Position *p, const Setup *s)
+{
+    call_once(&tables_once, init_tables_once);
+    p->variant = s->variant;
+    p->castling_text = s->castling_text;
+    if (wide(p))
+        board_build_10(&p->u.b10.board, &p->u.b10.castling, s);
+    else
+        board_build_8(&p->u.b8.board, &p->u.b8.castling, s);
+}
+
+void position_to_setup(const Position *p, Setup *s)
+{
+    s->variant = p->variant;
+    s->castling_text = p->castling_text;
+    for (int i = 0; i < MAX_SQUARES; i++)
+        s->board[i] = NO_PIECE;
+    if (wide(p))
+        board_to_setup_10(&p->u.b10.board, &p->u.b10.castling, s);
+    else
+        board_to_setup_8(&p->u.b8.board, &p->u.b8.castling, s);
+}
+
+int position_legal_moves(const Position *p, Move *moves)
+{
+    return wide(p) ? board_moves_10(&p->u.b10.board, &p->u.b10.castling, p->variant, moves)
+                   : board_moves_8(&p->u.b8.board, &p->u.b8.castling, p->variant, moves);
+}
+
+void position_make(const Position *p, Move m, Position *out)
+{
+    if (out != p) {
+        out->variant = p->variant;
+        out->castling_text = p->castling_text;
+    }
+    if (wide(p)) {
+        if (out != p)
+            out->u.b10.castling = p->u.b10.castling;
+        board_make_10(&p->u.b10.board, &p->u.b10.castling, m, &out->u.b10.board);
+    } else {
+        if (out != p)
+            out->u.b8.castling = p->u.b8.castling;
+        board_make_8(&p->u.b8.board, &p->u.b8.castling, m, &out->u.b8.board);
+    }
+}
+
+int position_side(const Position *p) { return wide(p) ? p->u.b10.board.side : p->u.b8.board.side; }
+
+bool position_in_check(const Position *p)
+{
+    return wide(p) ? board_in_check_10(&p->u.b10.board) : board_in_check_8(&p->u.b8.board);
+}
+
+uint64_t position_key(const Position *p) { return wide(p) ? p->u.b10.board.key : p->u.b8.board.key; }
+
+uint64_t position_key_slow(const Position *p)
+{
+    return wide(p) ? board_key_slow_10(&p->u.b10.board) : board_key_slow_8(&p->u.b8.board);
+}
+
+uint64_t perft(const Position *p, int depth)
+{
+    return wide(p) ? board_perft_10(&p->u.b10.board, &p->u.b10.castling, p->variant, depth)
+                   : board_perft_8(&p->u.b8.board, &p->u.b8.castling, p->variant, depth);
+}

@@ -1,0 +1,69 @@
+/* The fast position: bitboards (64-bit on 8x8 boards, 128-bit on 10x8), legal move generation,
+ * copy-make and Zobrist keys. The board width is fixed at compile time in each of the two
+ * instantiations of board_impl.h; these functions only dispatch once per call on the width.
+ * No mutable global state: any number of threads may use distinct positions at once. */
+#ifndef CARRERA_POSITION_H
+#define CARRERA_POSITION_H
+
+#include "setup.h"
+
+typedef unsigned __int128 u128;
+
+/* Everything about castling that stays fixed for a game: computed once from the setup.
+ * Castling slot = color * 2 + side (side 0 queen side, 1 king side). */
+#define DECLARE_BOARD(N, BBT)                                                                     \
+    typedef struct Castling##N {                                                                  \
+        BBT empty[4];       /* squares that must be empty apart from the king and the rook */    \
+        BBT safe[4];        /* squares the king crosses, both ends included: not attacked */     \
+        uint8_t king_from[2];                                                                     \
+        uint8_t rook_from[4], king_to[4], rook_to[4];                                             \
+        uint8_t keep[N];    /* rights (bit per slot) that survive a move from or to a square */  \
+    } Castling##N;                                                                                \
+    typedef struct Board##N {                                                                     \
+        BBT by_type[TYPE_NB]; /* [NO_TYPE] holds every occupied square */                        \
+        BBT by_color[2];                                                                          \
+        uint64_t key;                                                                             \
+        Piece sq[N];                                                                              \
+        int8_t ep;          /* en passant target square or -1 */                                  \
+        uint8_t side;                                                                             \
+        uint8_t rights;     /* castling rights, bit per slot */                                   \
+        uint8_t king[2];                                                                          \
+        uint16_t halfmove, fullmove;                                                              \
+    } Board##N;
+
+DECLARE_BOARD(64, uint64_t)
+DECLARE_BOARD(80, u128)
+#undef DECLARE_BOARD
+
+typedef struct Position {
+    const Variant *variant;
+    FenCastling castling_text;
+    union {
+        struct { Castling64 castling; Board64 board; } b8;
+        struct { Castling80 castling; Board80 board; } b10;
+    } u;
+} Position;
+
+/* Builds the position from a (valid) setup. */
+void position_from_setup(Position *p, const Setup *s);
+
+/* The mailbox form of the position (for FEN output and the reference implementation). */
+void position_to_setup(const Position *p, Setup *s);
+
+/* Writes the legal moves to moves (room for MAX_MOVES) and returns their number. */
+int position_legal_moves(const Position *p, Move *moves);
+
+/* Plays the legal move m: out receives the new position (p and out may alias). */
+void position_make(const Position *p, Move m, Position *out);
+
+int position_side(const Position *p);
+bool position_in_check(const Position *p);
+uint64_t position_key(const Position *p);
+
+/* Zobrist key of the position computed from scratch (a check of the incremental key). */
+uint64_t position_key_slow(const Position *p);
+
+/* Number of legal move paths of length depth; bulk-counts the last ply. */
+uint64_t perft(const Position *p, int depth);
+
+#endif

@@ -1,0 +1,31 @@
+/* Zobrist keys from a fixed seed, so that keys are the same in every run and on every rank of a
+ * cluster job (hash tables and transposition merging may compare keys across processes). */
+#include "zobrist.h"
+
+#include "rng.h"
+
+static Zobrist keys;
+
+void zobrist_init(void)
+{
+    Rng r = rng_new(0xCA22E2A5EEDull);
+    for (int c = 0; c < 2; c++)
+        for (int t = 0; t < TYPE_NB; t++)
+            for (int s = 0; s < MAX_SQUARES; s++)
+                keys.piece[c][t][s] = t == NO_TYPE ? 0 : rng_next(&r);
+    keys.side = rng_next(&r);
+    /* Castling keys are XORs of one key per right, so that a rights change is one XOR pair. */
+    uint64_t right[4];
+    for (int i = 0; i < 4; i++)
+        right[i] = rng_next(&r);
+    for (int m = 0; m < 16; m++) {
+        keys.castling[m] = 0;
+        for (int i = 0; i < 4; i++)
+            if (m & (1 << i))
+                keys.castling[m] ^= right[i];
+    }
+    for (int f = 0; f < MAX_FILES; f++)
+        keys.ep[f] = rng_next(&r);
+}
+
+const Zobrist *zobrist(void) { return &keys; }
