@@ -84,14 +84,12 @@ static inline void remove_piece(BoardT *b, int s)
     b->key ^= Z->piece[piece_color(pc)][piece_type(pc)][s];
 }
 
-/* An en passant square counts only when a pawn of the side to move could capture there: then
- * equal positions get equal keys however they were reached. */
-static int useful_ep(const BoardT *b, int ep)
+static inline uint64_t ep_key(BB ep)
 {
-    if (ep < 0)
-        return -1;
-    int us = b->side;
-    return (T.pawn[us ^ 1][ep] & b->by_type[PAWN] & b->by_color[us]) ? ep : -1;
+    uint64_t k = 0;
+    while (ep)
+        k ^= Z->ep[sq_file(pop_lsb(&ep))];
+    return k;
 }
 
 static uint64_t compute_key(const BoardT *b)
@@ -103,9 +101,7 @@ static uint64_t compute_key(const BoardT *b)
     if (b->side == BLACK)
         k ^= Z->side;
     k ^= Z->castling[b->rights];
-    if (b->ep >= 0)
-        k ^= Z->ep[sq_file(b->ep)];
-    return k;
+    return k ^ ep_key(b->ep);
 }
 
 /* Squares from a to b on one rank, both included. */
@@ -150,7 +146,9 @@ static void build(BoardT *b, CastT *c, const Setup *s)
             c->keep[king] &= (uint8_t)~(3 << (color * 2));
             c->keep[rook] &= (uint8_t)~(1 << slot);
         }
-    b->ep = (int8_t)useful_ep(b, s->ep);
+    for (int i = 0; i < 2; i++)
+        if (s->ep[i] != NO_SQUARE)
+            b->ep |= bb_sq(s->ep[i]);
     b->halfmove = (uint16_t)s->halfmove;
     b->fullmove = (uint16_t)s->fullmove;
     b->key = compute_key(b);
@@ -163,7 +161,9 @@ static void to_setup(const BoardT *b, const CastT *c, Setup *s)
     s->side = b->side;
     for (int slot = 0; slot < 4; slot++)
         s->castle_rook[slot / 2][slot % 2] = (b->rights & (1 << slot)) ? c->rook_from[slot] : NO_SQUARE;
-    s->ep = b->ep;
+    BB ep = b->ep;
+    s->ep[0] = ep ? pop_lsb(&ep) : NO_SQUARE;
+    s->ep[1] = ep ? pop_lsb(&ep) : NO_SQUARE;
     s->halfmove = b->halfmove;
     s->fullmove = b->fullmove;
 }
@@ -313,9 +313,9 @@ static inline __attribute__((always_inline)) int generate(const BoardT *b, const
         }
         /* En passant: test the king on the occupancy after the capture, which catches the
          * horizontal pin of both pawns and checks the capture does or does not resolve. */
-        if (b->ep >= 0) {
-            const int ep = b->ep, victim = ep - up;
-            BB capturers = T.pawn[them][ep] & pawns;
+        for (BB eps = b->ep; eps;) {
+            const int ep = pop_lsb(&eps), victim = ep - up;
+            BB capturers = (b->by_type[PAWN] & opp & bb_sq(victim)) ? T.pawn[them][ep] & pawns : 0;
             while (capturers) {
                 int from = pop_lsb(&capturers);
                 BB after = (occ ^ bb_sq(from) ^ bb_sq(victim)) | bb_sq(ep);
@@ -369,11 +369,8 @@ static inline void make(const BoardT *b, const CastT *c, Move m, BoardT *o)
         *o = *b;
     const int us = b->side, them = us ^ 1;
     const int from = move_from(m), to = move_to(m), kind = move_kind(m);
-    uint64_t key = o->key ^ Z->side;
-    if (o->ep >= 0)
-        key ^= Z->ep[sq_file(o->ep)];
-    o->key = key;
-    o->ep = -1;
+    o->key ^= Z->side ^ ep_key(o->ep);
+    o->ep = 0;
     o->halfmove++;
     if (us == BLACK)
         o->fullmove++;
@@ -401,7 +398,7 @@ static inline void make(const BoardT *b, const CastT *c, Move m, BoardT *o)
             if (to - from == 2 * FILES || from - to == 2 * FILES) {
                 int ep = (from + to) / 2;
                 if (T.pawn[us][ep] & o->by_type[PAWN] & o->by_color[them]) {
-                    o->ep = (int8_t)ep;
+                    o->ep = bb_sq(ep);
                     o->key ^= Z->ep[sq_file(ep)];
                 }
             }

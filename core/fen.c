@@ -219,12 +219,11 @@ static int parse_castling(Setup *s, Field f, char *err, size_t errlen)
     return 0;
 }
 
-static int parse_ep(Setup *s, Field f, char *err, size_t errlen)
+/* One en passant square. Under ordinary chess rules the square the pawn came from must be empty;
+ * under double-move rules the second movement of the same turn may have put a piece there. */
+static int parse_ep_square(Setup *s, const Rules *r, Field f, char *err, size_t errlen)
 {
     const Variant *v = s->variant;
-    s->ep = NO_SQUARE;
-    if (field_is(f, "-"))
-        return 0;
     if (f.len != 2 || f.p[0] < 'a' || f.p[0] >= 'a' + v->files || f.p[1] < '1' ||
         f.p[1] > '0' + RANKS)
         return fail(err, errlen, "en passant field '%.*s' is neither '-' nor a square", f.len, f.p);
@@ -238,7 +237,7 @@ static int parse_ep(Setup *s, Field f, char *err, size_t errlen)
                     f.p, COLOR_NAME[s->side], want + 1);
     if (s->board[rank * v->files + file] != NO_PIECE)
         return fail(err, errlen, "en passant square %.2s is not empty", f.p);
-    if (s->board[(rank - forward) * v->files + file] != NO_PIECE)
+    if (r->turns == TURNS_SINGLE && s->board[(rank - forward) * v->files + file] != NO_PIECE)
         return fail(err, errlen,
                     "en passant square %.2s is impossible: %c%d, where the pawn came from, "
                     "is not empty",
@@ -246,7 +245,38 @@ static int parse_ep(Setup *s, Field f, char *err, size_t errlen)
     if (s->board[(rank + forward) * v->files + file] != make_piece(them, PAWN))
         return fail(err, errlen, "en passant square %.2s is impossible: no %s pawn stands on %c%d",
                     f.p, COLOR_NAME[them], f.p[0], rank + forward + 1);
-    s->ep = rank * v->files + file;
+    return rank * v->files + file;
+}
+
+/* '-' or up to rules_max_ep(r) squares separated by commas (RULES.md 4.7). */
+static int parse_ep(Setup *s, const Rules *r, Field f, char *err, size_t errlen)
+{
+    s->ep[0] = s->ep[1] = NO_SQUARE;
+    if (field_is(f, "-"))
+        return 0;
+    int max = rules_max_ep(r), n = 0;
+    for (int start = 0; start <= f.len;) {
+        int end = start;
+        while (end < f.len && f.p[end] != ',')
+            end++;
+        if (n == max) {
+            if (max == 0)
+                return fail(err, errlen, "en passant field '%.*s': %s has no en passant", f.len,
+                            f.p, turn_rules_name(r->turns));
+            return fail(err, errlen,
+                        "en passant field '%.*s' has more than %d square%s (%s rules, %s en "
+                        "passant)",
+                        f.len, f.p, max, max == 1 ? "" : "s", turn_rules_name(r->turns),
+                        ep_rule_name(r->ep));
+        }
+        int sq = parse_ep_square(s, r, (Field){ f.p + start, end - start }, err, errlen);
+        if (sq < 0)
+            return -1;
+        if (n == 1 && s->ep[0] == sq)
+            return fail(err, errlen, "en passant field '%.*s' names a square twice", f.len, f.p);
+        s->ep[n++] = sq;
+        start = end + 1;
+    }
     return 0;
 }
 
@@ -268,11 +298,18 @@ static int parse_clock(Field f, const char *what, int min, int *out, char *err, 
 
 int setup_from_fen(Setup *s, const Variant *v, const char *fen, char *err, size_t errlen)
 {
+    const Rules single = { TURNS_SINGLE, EP_CLASSIC };
+    return setup_from_fen_rules(s, v, &single, fen, err, errlen);
+}
+
+int setup_from_fen_rules(Setup *s, const Variant *v, const Rules *r, const char *fen, char *err,
+                         size_t errlen)
+{
     memset(s, 0, sizeof *s);
     s->variant = v;
     s->castle_rook[0][0] = s->castle_rook[0][1] = NO_SQUARE;
     s->castle_rook[1][0] = s->castle_rook[1][1] = NO_SQUARE;
-    s->ep = NO_SQUARE;
+    s->ep[0] = s->ep[1] = NO_SQUARE;
     s->fullmove = 1;
     if (!v || !fen)
         return fail(err, errlen, "no %s given", v ? "FEN" : "variant");
@@ -305,13 +342,14 @@ int setup_from_fen(Setup *s, const Variant *v, const char *fen, char *err, size_
     else
         return fail(err, errlen, "FEN side to move is '%.*s', not w or b", fields[1].len,
                     fields[1].p);
-    if (parse_castling(s, fields[2], err, errlen) != 0 || parse_ep(s, fields[3], err, errlen) != 0)
+    if (parse_castling(s, fields[2], err, errlen) != 0 || parse_ep(s, r, fields[3], err, errlen) != 0)
         return -1;
     if (n > 4 && parse_clock(fields[4], "halfmove clock", 0, &s->halfmove, err, errlen) != 0)
         return -1;
     if (n > 5 && parse_clock(fields[5], "fullmove number", 1, &s->fullmove, err, errlen) != 0)
         return -1;
-    if (ref_in_check(s, s->side ^ 1))
+    /* Under Galvin's rules kings may be left en prise: the side to move may capture one. */
+    if (r->turns != TURNS_GALVIN && ref_in_check(s, s->side ^ 1))
         return fail(err, errlen, "FEN has %s in check with %s to move", COLOR_NAME[s->side ^ 1],
                     COLOR_NAME[s->side]);
     return 0;
@@ -373,9 +411,14 @@ void setup_to_fen(const Setup *s, FenCastling style, char *out, size_t outlen)
     buf[n++] = s->side == WHITE ? 'w' : 'b';
     buf[n++] = ' ';
     n += write_castling(s, style, buf + n);
-    char ep[3] = "-";
-    if (s->ep != NO_SQUARE)
-        square_name(v, s->ep, ep);
+    char ep[8] = "-";
+    for (int i = 0, k = 0; i < 2; i++)
+        if (s->ep[i] != NO_SQUARE) {
+            if (k)
+                ep[k++] = ',';
+            square_name(v, s->ep[i], ep + k);
+            k += (int)strlen(ep + k);
+        }
     snprintf(buf + n, sizeof buf - n, " %s %d %d", ep, s->halfmove, s->fullmove);
     if (out && outlen > 0)
         snprintf(out, outlen, "%s", buf);

@@ -171,7 +171,7 @@ static void gen_pawn(const Setup *s, int from, MoveList *l)
             continue;
         if (s->board[t] != NO_PIECE && piece_color(s->board[t]) != us) {
             add_pawn_move(s, from, t, l);
-        } else if (t == s->ep && s->board[t] == NO_PIECE) {
+        } else if ((t == s->ep[0] || t == s->ep[1]) && s->board[t] == NO_PIECE) {
             /* The pawn that double-stepped stands beside us, behind the ep square. */
             int victim = step_from(s, t, (Step){0, -fw});
             if (s->board[victim] == make_piece(!us, PAWN))
@@ -285,9 +285,9 @@ void ref_make(const Setup *s, Move m, Setup *out)
             if (out->castle_rook[c][side] == from || out->castle_rook[c][side] == to)
                 out->castle_rook[c][side] = NO_SQUARE;
 
-    out->ep = NO_SQUARE;
+    out->ep[0] = out->ep[1] = NO_SQUARE;
     if (piece_type(moving) == PAWN && (rank_of(s, to) - rank_of(s, from)) * forward(us) == 2)
-        out->ep = step_from(s, from, (Step){0, forward(us)});
+        out->ep[0] = step_from(s, from, (Step){0, forward(us)});
 
     out->halfmove = piece_type(moving) == PAWN || capture ? 0 : s->halfmove + 1;
     if (us == BLACK)

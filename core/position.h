@@ -24,7 +24,7 @@ typedef unsigned __int128 u128;
         BBT by_color[2];                                                                          \
         uint64_t key;                                                                             \
         Piece sq[N];                                                                              \
-        int8_t ep;          /* en passant target square or -1 */                                  \
+        BBT ep;             /* en passant target squares (two after two Marseillais double steps) */ \
         uint8_t side;                                                                             \
         uint8_t rights;     /* castling rights, bit per slot */                                   \
         uint8_t king[2];                                                                          \

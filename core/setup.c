@@ -56,7 +56,7 @@ static void setup_from_back_rank(Setup *s, const Variant *v, const PieceType bac
         }
     }
     s->side = WHITE;
-    s->ep = NO_SQUARE;
+    s->ep[0] = s->ep[1] = NO_SQUARE;
     s->halfmove = 0;
     s->fullmove = 1;
     s->castling_text = FEN_CASTLING_SHREDDER;

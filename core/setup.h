@@ -4,6 +4,7 @@
 #ifndef CARRERA_SETUP_H
 #define CARRERA_SETUP_H
 
+#include "rules.h"
 #include "types.h"
 #include "variant.h"
 
@@ -18,7 +19,9 @@ typedef struct Setup {
     /* Castling rights as the square of the rook they belong to, NO_SQUARE without the right;
      * [color][0] queen side (rook on a lower file than the king), [color][1] king side. */
     int castle_rook[2][2];
-    int ep;                   /* en passant target square as written in the FEN, or NO_SQUARE */
+    /* En passant target squares as written in the FEN, NO_SQUARE where unused. Ordinary chess has
+     * at most one; classic Marseillais up to two (RULES.md 4.7), written "e3,g3". */
+    int ep[2];
     int halfmove, fullmove;
     FenCastling castling_text; /* how the FEN that made this setup wrote castling */
 } Setup;
@@ -28,6 +31,12 @@ typedef struct Setup {
  * on a back rank, side not to move in check, castling right without its king and rook,
  * impossible en passant square, bad clocks, trailing garbage, ...). */
 int setup_from_fen(Setup *s, const Variant *v, const char *fen, char *err, size_t errlen);
+
+/* The same for a position at a turn boundary under turn rules r (RULES.md 4.7): up to
+ * rules_max_ep(r) en passant squares, whose pawn's start square may be occupied under
+ * double-move rules; under Galvin's rules the side not to move may stand in check. */
+int setup_from_fen_rules(Setup *s, const Variant *v, const Rules *r, const char *fen, char *err,
+                         size_t errlen);
 
 /* Writes s as FEN (at most FEN_MAX bytes with the NUL), castling in the given style. */
 void setup_to_fen(const Setup *s, FenCastling style, char *out, size_t outlen);

@@ -31,7 +31,7 @@ static void empty_setup(Setup *s, const char *variant)
     s->side = WHITE;
     s->castle_rook[0][0] = s->castle_rook[0][1] = NO_SQUARE;
     s->castle_rook[1][0] = s->castle_rook[1][1] = NO_SQUARE;
-    s->ep = NO_SQUARE;
+    s->ep[0] = s->ep[1] = NO_SQUARE;
     s->fullmove = 1;
 }
 
@@ -176,12 +176,12 @@ static void make_updates_state(void **state)
     Setup s, a, b;
     from_fen(&s, "capablanca", "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 5 7");
     ref_make(&s, move_new(sq(&s, "e2"), sq(&s, "e4"), MOVE_NORMAL, NO_TYPE), &a);
-    assert_int_equal(a.ep, sq(&s, "e3"));
+    assert_int_equal(a.ep[0], sq(&s, "e3"));
     assert_int_equal(a.halfmove, 0);
     assert_int_equal(a.fullmove, 7);
     assert_int_equal(a.side, BLACK);
     ref_make(&a, move_new(sq(&s, "j8"), sq(&s, "i8"), MOVE_NORMAL, NO_TYPE), &b);
-    assert_int_equal(b.ep, NO_SQUARE);
+    assert_int_equal(b.ep[0], NO_SQUARE);
     assert_int_equal(b.halfmove, 1);
     assert_int_equal(b.fullmove, 8);
     assert_int_equal(b.castle_rook[BLACK][1], NO_SQUARE);
