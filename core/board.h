@@ -4,6 +4,7 @@
 #define CARRERA_BOARD_H
 
 #include "position.h"
+#include "turn.h"
 
 #define DECLARE_BOARD_API(SUFFIX, N)                                                               \
     void board_init_##SUFFIX(void);                                                                \
@@ -13,7 +14,16 @@
     void board_make_##SUFFIX(const Board##N *b, const Castling##N *c, Move m, Board##N *o);        \
     bool board_in_check_##SUFFIX(const Board##N *b);                                               \
     uint64_t board_key_slow_##SUFFIX(const Board##N *b);                                           \
-    uint64_t board_perft_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v, int d);
+    uint64_t board_perft_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v, int d); \
+    bool board_turns_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,           \
+                              const Rules *r, TurnList *l);                                        \
+    void board_make_turn_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,       \
+                                  const Rules *r, const Turn *t, Board##N *o);                     \
+    uint64_t board_perft_turns_##SUFFIX(const Board##N *b, const Castling##N *c,                   \
+                                        const Variant *v, const Rules *r, int d);                  \
+    uint64_t board_perft_movements_##SUFFIX(const Board##N *b, const Castling##N *c,               \
+                                            const Variant *v, const Rules *r, int d);              \
+    bool board_first_turn_##SUFFIX(const Board##N *b, const Rules *r);
 
 DECLARE_BOARD_API(8, 64)
 DECLARE_BOARD_API(10, 80)

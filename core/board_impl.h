@@ -440,10 +440,13 @@ int SFX(board_moves)(const BoardT *b, const CastT *c, const Variant *v, Move *li
 void SFX(board_make)(const BoardT *b, const CastT *c, Move m, BoardT *o) { make(b, c, m, o); }
 bool SFX(board_in_check)(const BoardT *b)
 {
-    return attacked_by(b, b->king[b->side], b->side ^ 1, b->by_type[NO_TYPE], 0);
+    BB king = b->by_type[KING] & b->by_color[b->side]; /* gone in Galvin's game */
+    return king && attacked_by(b, lsb(king), b->side ^ 1, b->by_type[NO_TYPE], 0);
 }
 uint64_t SFX(board_key_slow)(const BoardT *b) { return compute_key(b); }
 uint64_t SFX(board_perft)(const BoardT *b, const CastT *c, const Variant *v, int depth)
 {
     return depth <= 0 ? 1 : perft_rec(b, c, v, depth);
 }
+
+#include "turn_impl.h"

@@ -1,0 +1,60 @@
+/* The public face of the turn rules: dispatches to the 8x8 or 10x8 instantiation of
+ * turn_impl.h, and writes turns as text. */
+#include "turn.h"
+
+#include "board.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool wide(const Position *p) { return p->variant->files == 10; }
+
+bool position_first_turn(const Position *p, const Rules *r)
+{
+    return wide(p) ? board_first_turn_10(&p->u.b10.board, r) : board_first_turn_8(&p->u.b8.board, r);
+}
+
+bool position_turns(const Position *p, const Rules *r, TurnList *list)
+{
+    list->n = 0;
+    return wide(p) ? board_turns_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, list)
+                   : board_turns_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, list);
+}
+
+void turn_list_free(TurnList *list)
+{
+    free(list->v);
+    *list = (TurnList){ 0 };
+}
+
+void position_make_turn(const Position *p, const Rules *r, const Turn *t, Position *out)
+{
+    if (out != p)
+        *out = *p;
+    if (wide(p))
+        board_make_turn_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, t, &out->u.b10.board);
+    else
+        board_make_turn_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, t, &out->u.b8.board);
+}
+
+uint64_t perft_turns(const Position *p, const Rules *r, int depth)
+{
+    return wide(p) ? board_perft_turns_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, depth)
+                   : board_perft_turns_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, depth);
+}
+
+uint64_t perft_movements(const Position *p, const Rules *r, int depth)
+{
+    return wide(p) ? board_perft_movements_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, depth)
+                   : board_perft_movements_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, depth);
+}
+
+void turn_to_uci(const Turn *t, const Variant *v, bool castle960, char *out)
+{
+    move_to_uci(t->m[0], v, castle960, out);
+    if (t->n == 2) {
+        size_t k = strlen(out);
+        out[k++] = '/';
+        move_to_uci(t->m[1], v, castle960, out + k);
+    }
+}

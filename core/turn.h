@@ -1,0 +1,48 @@
+/* Turn rules: who moves how often in a turn (RULES.md section 4). Every rule set combines with
+ * every variant. A turn is one or two movements of the same side; standard chess is the rule set
+ * whose turns are always one movement. The position between turns is a Position whose en passant
+ * set follows RULES.md 4.7. */
+#ifndef CARRERA_TURN_H
+#define CARRERA_TURN_H
+
+#include "move.h"
+#include "position.h"
+#include "rules.h"
+
+typedef struct Turn {
+    Move m[2];
+    int n; /* 1 or 2 movements */
+} Turn;
+
+/* A growable list of turns (a position can have tens of thousands). */
+typedef struct TurnList {
+    Turn *v;
+    size_t n, cap;
+} TurnList;
+
+/* Whether the side to move in p is playing White's very first turn of the game (White to move,
+ * fullmove number 1) under a rule set where that turn is a single movement. */
+bool position_first_turn(const Position *p, const Rules *r);
+
+/* Every complete legal turn of p, appended to list (cleared first). Returns false when memory
+ * runs out. A position where the game is over has none. */
+bool position_turns(const Position *p, const Rules *r, TurnList *list);
+void turn_list_free(TurnList *list);
+
+/* Plays a complete turn (from position_turns): out receives the position at the next turn
+ * boundary, with the en passant set of RULES.md 4.7 and the clocks counted in turns. */
+void position_make_turn(const Position *p, const Rules *r, const Turn *t, Position *out);
+
+/* Number of sequences of depth complete turns (RULES.md section 6). The last turn's second
+ * movements are counted by the generator, not made. */
+uint64_t perft_turns(const Position *p, const Rules *r, int depth);
+
+/* The debugging count: distinct sequences of depth movements that begin sequences of complete
+ * turns, each movement one ply. */
+uint64_t perft_movements(const Position *p, const Rules *r, int depth);
+
+/* Turn text: movements in UCI notation joined by '/', e.g. "e2e4/g1f3". */
+#define TURN_TEXT_MAX (2 * MOVE_TEXT_MAX)
+void turn_to_uci(const Turn *t, const Variant *v, bool castle960, char *out);
+
+#endif
