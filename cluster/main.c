@@ -1,0 +1,66 @@
+/* The `carrera` program: picks the command and hands over its arguments. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_error.h"
+#include "perft_cmd.h"
+#include "uci.h"
+#include "variant.h"
+
+#ifndef CARRERA_VERSION
+#define CARRERA_VERSION "unknown"
+#endif
+#ifndef CARRERA_REVISION
+#define CARRERA_REVISION "unknown"
+#endif
+
+static void usage(FILE *out)
+{
+    fputs("usage: carrera COMMAND [OPTIONS]\n"
+          "       carrera --help | --version\n"
+          "\n"
+          "Exact perft for chess variants.\n"
+          "\n"
+          "commands:\n"
+          "  perft   count the legal move paths from a position (carrera perft --help)\n"
+          "  uci     talk the UCI protocol on stdin/stdout (perft and position handling)\n"
+          "\n"
+          "variants:",
+          out);
+    int count;
+    const Variant *const *all = variant_all(&count);
+    for (int i = 0; i < count; i++)
+        fprintf(out, " %s", all[i]->name);
+    fputc('\n', out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return cli_error("no command given: try carrera perft or carrera uci (see carrera --help)");
+    const char *command = argv[1];
+    if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 ||
+        strcmp(command, "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(command, "--version") == 0) {
+        printf("carrera %s (revision %s)\n", CARRERA_VERSION, CARRERA_REVISION);
+        return 0;
+    }
+    if (strcmp(command, "perft") == 0)
+        return perft_command(argc - 1, argv + 1);
+    if (strcmp(command, "uci") == 0) {
+        if (argc > 2) {
+            if (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
+                uci_usage(stdout);
+                return 0;
+            }
+            return cli_error("uci takes no arguments (got '%s')", argv[2]);
+        }
+        return uci_loop(stdin, stdout);
+    }
+    if (command[0] == '-')
+        return cli_error("unknown option '%s' (see carrera --help)", command);
+    return cli_error("unknown command '%s' (see carrera --help)", command);
+}

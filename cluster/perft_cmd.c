@@ -1,0 +1,170 @@
+/* The `carrera perft` command: option parsing, the start position, and the report. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_error.h"
+#include "divide.h"
+#include "perft_cmd.h"
+#include "setup.h"
+#include "variant.h"
+
+void perft_usage(FILE *out)
+{
+    fputs("usage: carrera perft [--variant NAME] (--startpos | --fen FEN | --chess960 N)\n"
+          "                     --depth D [--divide]\n"
+          "\n"
+          "Counts the legal move paths of length D from a position.\n"
+          "\n"
+          "  --variant NAME   rule set (default chess); `carrera --help` lists them\n"
+          "  --startpos       the variant's standard start position\n"
+          "  --fen FEN        a position as FEN, quoted as one argument\n"
+          "  --chess960 N     Chess960 start array number N (0-959, 518 is the standard one);\n"
+          "                   only with --variant chess960\n"
+          "  --depth D        depth in plies, 0 to 30\n"
+          "  --divide         also print the count below each legal move\n"
+          "\n"
+          "Prints `move: count` lines (with --divide) and a blank line, then\n"
+          "`Nodes searched: N`, as Stockfish's `go perft` does.\n",
+          out);
+}
+
+/* Lists the variant names in err-message form: "chess, chess960, ...". */
+static void variant_names(char *out, size_t outlen)
+{
+    int count;
+    const Variant *const *all = variant_all(&count);
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < count && used < outlen; i++)
+        used += (size_t)snprintf(out + used, outlen - used, "%s%s", i ? ", " : "", all[i]->name);
+}
+
+/* Whether arg is the option name, alone or as `name=value`; sets *inline_value for the latter. */
+static bool is_option(const char *arg, const char *name, const char **inline_value)
+{
+    size_t len = strlen(name);
+    if (strncmp(arg, name, len) != 0)
+        return false;
+    if (arg[len] == '\0') {
+        *inline_value = NULL;
+        return true;
+    }
+    if (arg[len] == '=') {
+        *inline_value = arg + len + 1;
+        return true;
+    }
+    return false;
+}
+
+typedef struct PerftArgs {
+    const char *variant, *fen, *chess960, *depth;
+    bool startpos, divide;
+} PerftArgs;
+
+/* Fills a from argv; returns 0, -1 after a usage error (already reported), 1 for --help. */
+static int parse_args(int argc, char **argv, PerftArgs *a)
+{
+    static const char *const valued[] = { "--variant", "--fen", "--chess960", "--depth" };
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
+            return 1;
+        bool *flag = strcmp(arg, "--startpos") == 0 ? &a->startpos
+                     : strcmp(arg, "--divide") == 0 ? &a->divide
+                                                    : NULL;
+        if (flag) {
+            if (*flag) {
+                cli_error("option %s given twice", arg);
+                return -1;
+            }
+            *flag = true;
+            continue;
+        }
+        const char **slots[] = { &a->variant, &a->fen, &a->chess960, &a->depth };
+        int k;
+        const char *value = NULL;
+        for (k = 0; k < 4; k++)
+            if (is_option(arg, valued[k], &value))
+                break;
+        if (k == 4) {
+            if (arg[0] == '-')
+                cli_error("unknown option '%s' for perft (see carrera perft --help)", arg);
+            else
+                cli_error("unexpected argument '%s' for perft (see carrera perft --help)", arg);
+            return -1;
+        }
+        if (!value) {
+            if (i + 1 >= argc) {
+                cli_error("option %s needs a value", valued[k]);
+                return -1;
+            }
+            value = argv[++i];
+        }
+        if (*slots[k]) {
+            cli_error("option %s given twice", valued[k]);
+            return -1;
+        }
+        *slots[k] = value;
+    }
+    return 0;
+}
+
+int perft_command(int argc, char **argv)
+{
+    PerftArgs a = { 0 };
+    int parsed = parse_args(argc, argv, &a);
+    if (parsed < 0)
+        return EXIT_USAGE;
+    if (parsed > 0) {
+        perft_usage(stdout);
+        return 0;
+    }
+
+    const Variant *v = variant_by_name(a.variant ? a.variant : "chess");
+    if (!v) {
+        char names[512];
+        variant_names(names, sizeof names);
+        return cli_error("unknown variant '%s' (valid: %s)", a.variant, names);
+    }
+    int sources = a.startpos + (a.fen != NULL) + (a.chess960 != NULL);
+    if (sources == 0)
+        return cli_error("perft needs a position: --startpos, --fen FEN or --chess960 N");
+    if (sources > 1)
+        return cli_error("give only one of --startpos, --fen and --chess960");
+    if (!a.depth)
+        return cli_error("perft needs --depth D");
+    int depth;
+    char err[256];
+    if (divide_parse_depth(a.depth, &depth, err, sizeof err) != 0)
+        return cli_error("%s", err);
+
+    Setup s;
+    if (a.startpos) {
+        setup_start(&s, v);
+    } else if (a.fen) {
+        if (setup_from_fen(&s, v, a.fen, err, sizeof err) != 0)
+            return cli_error("bad FEN for %s: %s", v->name, err);
+    } else {
+        if (strcmp(v->name, "chess960") != 0)
+            return cli_error("--chess960 needs --variant chess960 (the variant is %s)", v->name);
+        /* Digits only, so that "5x" or "" is not read as a number. */
+        const char *c = a.chess960;
+        int number = 0;
+        for (; *c >= '0' && *c <= '9' && number < 100000; c++)
+            number = number * 10 + (*c - '0');
+        if (*c != '\0' || c == a.chess960)
+            return cli_error("bad Chess960 number '%s': must be a whole number from 0 to 959",
+                             a.chess960);
+        if (setup_chess960(&s, v, number, err, sizeof err) != 0)
+            return cli_error("%s", err);
+    }
+
+    Position p;
+    position_from_setup(&p, &s);
+    divide_print(stdout, &p, depth, a.divide, v->castle960);
+    if (ferror(stdout)) {
+        fputs("carrera: error writing the output\n", stderr);
+        return 1;
+    }
+    return 0;
+}

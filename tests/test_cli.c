@@ -1,0 +1,397 @@
+/* The `carrera` program as a user meets it: output formats, exit status of every error, and a
+ * UCI session over pipes. Expected divides are computed in-process from the core, so the test
+ * pins the format and the move order, not the move generator (the perft tests do that). */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "move.h"
+#include "position.h"
+#include "setup.h"
+#include "subprocess.h"
+#include "variant.h"
+
+#ifndef CARRERA_BIN
+#error "CARRERA_BIN must name the carrera binary"
+#endif
+
+#define KIWIPETE        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+#define LINE_TIMEOUT_MS 20000
+
+typedef struct Run {
+    int status; /* exit status, 128 + signal, or -1 */
+    char *out, *err;
+} Run;
+
+static char *slurp(FILE *f)
+{
+    fflush(f);
+    long size = ftell(f);
+    assert_true(size >= 0);
+    char *text = malloc((size_t)size + 1);
+    assert_non_null(text);
+    rewind(f);
+    size_t got = fread(text, 1, (size_t)size, f);
+    text[got] = '\0';
+    return text;
+}
+
+#define MAX_ARGS 16
+
+/* Collects the NULL-terminated variable arguments after first into args. */
+#define COLLECT_ARGS(args, first)                                                                  \
+    do {                                                                                           \
+        va_list ap;                                                                                \
+        int n_ = 0;                                                                                \
+        va_start(ap, first);                                                                       \
+        for (const char *a_ = first; a_; a_ = va_arg(ap, const char *)) {                          \
+            assert_true(n_ < MAX_ARGS - 1);                                                        \
+            args[n_++] = a_;                                                                       \
+        }                                                                                          \
+        va_end(ap);                                                                                \
+        args[n_] = NULL;                                                                           \
+    } while (0)
+
+/* Runs carrera with args (NULL-terminated, after the program name), stdin empty. */
+static Run run_args(const char *const *args)
+{
+    const char *argv[MAX_ARGS + 1] = { CARRERA_BIN };
+    int argc = 1;
+    for (; args[argc - 1]; argc++)
+        argv[argc] = args[argc - 1];
+    argv[argc] = NULL;
+
+    FILE *out = tmpfile(), *err = tmpfile();
+    assert_non_null(out);
+    assert_non_null(err);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        FILE *devnull = freopen("/dev/null", "r", stdin);
+        (void)devnull;
+        dup2(fileno(out), STDOUT_FILENO);
+        dup2(fileno(err), STDERR_FILENO);
+        execv(CARRERA_BIN, (char *const *)argv);
+        _exit(127);
+    }
+    int status;
+    assert_true(waitpid(pid, &status, 0) == pid);
+    Run r = { .status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status) };
+    fseek(out, 0, SEEK_END);
+    fseek(err, 0, SEEK_END);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    fclose(out);
+    fclose(err);
+    return r;
+}
+
+static Run run(const char *first, ...)
+{
+    const char *args[MAX_ARGS];
+    COLLECT_ARGS(args, first);
+    return run_args(args);
+}
+
+static void run_free(Run *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+/* What `perft --divide` must print for fen, computed with the core directly. */
+static char *expected_divide(const char *variant, const char *fen, int depth)
+{
+    const Variant *v = variant_by_name(variant);
+    assert_non_null(v);
+    Setup s;
+    char err[256];
+    if (fen)
+        assert_int_equal(setup_from_fen(&s, v, fen, err, sizeof err), 0);
+    else
+        setup_start(&s, v);
+    Position p, child;
+    position_from_setup(&p, &s);
+    Move moves[MAX_MOVES];
+    int n = position_legal_moves(&p, moves);
+    size_t cap = (size_t)n * 32 + 64, used = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        position_make(&p, moves[i], &child);
+        uint64_t count = depth > 1 ? perft(&child, depth - 1) : 1;
+        char mv[MOVE_TEXT_MAX];
+        move_to_uci(moves[i], v, v->castle960, mv);
+        used += (size_t)snprintf(text + used, cap - used, "%s: %" PRIu64 "\n", mv, count);
+        total += count;
+    }
+    snprintf(text + used, cap - used, "\nNodes searched: %" PRIu64 "\n", total);
+    return text;
+}
+
+static void test_perft_plain(void **state)
+{
+    (void)state;
+    Run r = run("perft", "--startpos", "--depth", "3", NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "Nodes searched: 8902\n");
+    assert_string_equal(r.err, "");
+    run_free(&r);
+
+    /* Options in any order, --opt=value, depth 0. */
+    r = run("perft", "--depth=2", "--fen", KIWIPETE, NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "Nodes searched: 2039\n");
+    run_free(&r);
+    r = run("perft", "--depth", "0", "--variant", "capablanca", "--startpos", NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "Nodes searched: 1\n");
+    run_free(&r);
+    r = run("perft", "--variant", "chess960", "--chess960", "0", "--depth", "2", NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "Nodes searched: 400\n");
+    run_free(&r);
+}
+
+static void test_perft_divide(void **state)
+{
+    (void)state;
+    Run r = run("perft", "--startpos", "--depth", "2", "--divide", NULL);
+    assert_int_equal(r.status, 0);
+    char *want = expected_divide("chess", NULL, 2);
+    assert_string_equal(r.out, want);
+    assert_non_null(strstr(r.out, "\ne2e4: 20\n"));
+    assert_non_null(strstr(r.out, "\n\nNodes searched: 400\n"));
+    free(want);
+    run_free(&r);
+
+    r = run("perft", "--divide", "--variant", "capablanca", "--depth", "2", "--startpos", NULL);
+    assert_int_equal(r.status, 0);
+    want = expected_divide("capablanca", NULL, 2);
+    assert_string_equal(r.out, want);
+    assert_non_null(strstr(r.out, "\nNodes searched: 784\n"));
+    free(want);
+    run_free(&r);
+
+    /* Castling text: the king's destination in chess, king takes rook in Chess960. */
+    r = run("perft", "--fen", KIWIPETE, "--depth", "1", "--divide", NULL);
+    assert_non_null(strstr(r.out, "e1g1: 1\n"));
+    assert_non_null(strstr(r.out, "e1c1: 1\n"));
+    assert_non_null(strstr(r.out, "\nNodes searched: 48\n"));
+    run_free(&r);
+    r = run("perft", "--variant", "chess960", "--fen",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w HAha - 0 1", "--depth", "1",
+            "--divide", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "e1h1: 1\n"));
+    assert_non_null(strstr(r.out, "e1a1: 1\n"));
+    assert_non_null(strstr(r.out, "\nNodes searched: 48\n"));
+    run_free(&r);
+}
+
+static void test_help_and_version(void **state)
+{
+    (void)state;
+    Run r = run("--help", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "perft"));
+    assert_non_null(strstr(r.out, "capablanca"));
+    run_free(&r);
+    r = run("perft", "--help", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "--divide"));
+    run_free(&r);
+    r = run("--version", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(strncmp(r.out, "carrera ", 8) == 0);
+    run_free(&r);
+}
+
+/* Each must exit 2 with a `carrera: error:` line on stderr containing `mention`. */
+static void expect_error(const char *mention, const char *first, ...)
+{
+    const char *args[MAX_ARGS];
+    COLLECT_ARGS(args, first);
+    Run r = run_args(args);
+    if (r.status != 2 || strncmp(r.err, "carrera: error: ", 16) != 0 || !strstr(r.err, mention))
+        fail_msg("carrera %s %s ...: status %d, stderr '%s' (want 2 and '%s')",
+                 args[0] ? args[0] : "", args[0] && args[1] ? args[1] : "", r.status, r.err,
+                 mention);
+    assert_string_equal(r.out, "");
+    run_free(&r);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    expect_error("no command", NULL);
+    expect_error("unknown command 'frobnicate'", "frobnicate", NULL);
+    expect_error("unknown option '--frob'", "--frob", NULL);
+    expect_error("unknown option '--bogus'", "perft", "--startpos", "--depth", "1", "--bogus",
+                 NULL);
+    expect_error("needs a value", "perft", "--startpos", "--depth", NULL);
+    expect_error("needs a value", "perft", "--depth", "1", "--fen", NULL);
+    expect_error("bad depth '-1'", "perft", "--startpos", "--depth", "-1", NULL);
+    expect_error("bad depth 'abc'", "perft", "--startpos", "--depth", "abc", NULL);
+    expect_error("bad depth '31'", "perft", "--startpos", "--depth", "31", NULL);
+    expect_error("--depth", "perft", "--startpos", NULL);
+    expect_error("--startpos", "perft", "--depth", "1", NULL);
+    expect_error("only one", "perft", "--startpos", "--fen", KIWIPETE, "--depth", "1", NULL);
+    expect_error("unknown variant 'shogi'", "perft", "--variant", "shogi", "--startpos", "--depth",
+                 "1", NULL);
+    expect_error("capablanca", "perft", "--variant", "shogi", "--startpos", "--depth", "1", NULL);
+    expect_error("bad FEN", "perft", "--fen", "rnbqkbnr/pppppppp/8/8 w", "--depth", "1", NULL);
+    expect_error("bad FEN", "perft", "--fen",
+                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 x", "--depth", "1",
+                 NULL);
+    expect_error("chess960", "perft", "--chess960", "5", "--depth", "1", NULL);
+    expect_error("960", "perft", "--variant", "chess960", "--chess960", "960", "--depth", "1",
+                 NULL);
+    expect_error("bad Chess960 number", "perft", "--variant", "chess960", "--chess960", "x",
+                 "--depth", "1", NULL);
+    expect_error("given twice", "perft", "--depth", "1", "--depth", "2", "--startpos", NULL);
+    expect_error("unexpected argument 'extra'", "perft", "--startpos", "--depth", "1", "extra",
+                 NULL);
+    expect_error("no arguments", "uci", "extra", NULL);
+}
+
+/* Reads the next line and checks it starts with prefix. */
+static void expect_line(Subprocess *p, const char *prefix)
+{
+    char line[4096];
+    int got = subprocess_read_line(p, line, sizeof line, LINE_TIMEOUT_MS);
+    if (got != 1)
+        fail_msg("expected a line starting '%s', got %s", prefix,
+                 got == 0 ? "end of output" : "nothing (timeout)");
+    if (strncmp(line, prefix, strlen(prefix)) != 0)
+        fail_msg("expected a line starting '%s', got '%s'", prefix, line);
+}
+
+static void expect_exact(Subprocess *p, const char *want)
+{
+    char line[4096];
+    int got = subprocess_read_line(p, line, sizeof line, LINE_TIMEOUT_MS);
+    if (got != 1)
+        fail_msg("expected the line '%s', got %s", want,
+                 got == 0 ? "end of output" : "nothing (timeout)");
+    if (strcmp(line, want) != 0)
+        fail_msg("expected the line '%s', got '%s'", want, line);
+}
+
+static void start_uci(Subprocess *p)
+{
+    char *const argv[] = { CARRERA_BIN, "uci", NULL };
+    char err[256];
+    if (subprocess_start(p, argv, err, sizeof err) != 0)
+        fail_msg("%s", err);
+}
+
+static void test_uci_session(void **state)
+{
+    (void)state;
+    Subprocess p;
+    start_uci(&p);
+    /* One command at a time: each answer must arrive (flushed) before the next is sent. */
+    subprocess_send(&p, "uci\n");
+    expect_line(&p, "id name Carrera ");
+    expect_line(&p, "id author ");
+    expect_line(&p, "option name UCI_Variant type combo default chess var chess var chess960 ");
+    expect_line(&p, "option name UCI_Chess960 type check default false");
+    expect_line(&p, "uciok");
+    subprocess_send(&p, "isready\n");
+    expect_line(&p, "readyok");
+
+    subprocess_send(&p, "position startpos moves e2e4\ngo perft 2\n");
+    static const char *const replies[] = {
+        "a7a6: 30", "b7b6: 30", "c7c6: 30", "d7d6: 30", "e7e6: 30", "f7f6: 30", "g7g6: 30",
+        "h7h6: 30", "a7a5: 30", "b7b5: 29", "c7c5: 30", "d7d5: 31", "e7e5: 29", "f7f5: 31",
+        "g7g5: 30", "h7h5: 30", "b8a6: 30", "b8c6: 30", "g8f6: 30", "g8h6: 30",
+    };
+    bool seen[20] = { false };
+    char line[4096];
+    for (int i = 0; i < 20; i++) {
+        assert_int_equal(subprocess_read_line(&p, line, sizeof line, LINE_TIMEOUT_MS), 1);
+        int k = 0;
+        while (k < 20 && strcmp(line, replies[k]) != 0)
+            k++;
+        if (k == 20 || seen[k])
+            fail_msg("unexpected divide line '%s'", line);
+        seen[k] = true;
+    }
+    expect_exact(&p, "");
+    expect_exact(&p, "Nodes searched: 600");
+
+    subprocess_send(&p, "d\n");
+    expect_line(&p, "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq ");
+    subprocess_send(&p, "frobnicate now\n");
+    expect_line(&p, "info string unknown command: frobnicate now");
+    /* A bad move keeps the position reached before it. */
+    subprocess_send(&p, "position startpos moves e2e4 e7e5 e1e3 g1f3\nd\n");
+    expect_line(&p, "info string error: illegal move 'e1e3'");
+    expect_line(&p, "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq ");
+    /* A bad FEN keeps the position as it was. */
+    subprocess_send(&p, "position fen 8/8 w\nd\n");
+    expect_line(&p, "info string error: bad FEN");
+    expect_line(&p, "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq ");
+    subprocess_send(&p, "go depth 5\n");
+    expect_line(&p, "info string error:");
+
+    /* Variants and Chess960 castling text. */
+    subprocess_send(&p, "setoption name UCI_Variant value capablanca\nposition startpos\n"
+                        "go perft 1\n");
+    for (int i = 0; i < 28; i++)
+        expect_line(&p, "");
+    expect_exact(&p, "");
+    expect_exact(&p, "Nodes searched: 28");
+    subprocess_send(&p, "setoption name UCI_Variant value chess\n"
+                        "setoption name UCI_Chess960 value true\n"
+                        "position fen " KIWIPETE "\ngo perft 1\n");
+    bool castle_h = false, castle_a = false;
+    for (int i = 0; i < 48; i++) {
+        assert_int_equal(subprocess_read_line(&p, line, sizeof line, LINE_TIMEOUT_MS), 1);
+        castle_h |= strcmp(line, "e1h1: 1") == 0;
+        castle_a |= strcmp(line, "e1a1: 1") == 0;
+    }
+    assert_true(castle_h && castle_a);
+    expect_exact(&p, "");
+    expect_exact(&p, "Nodes searched: 48");
+    subprocess_send(&p, "setoption name UCI_Variant value nosuch\n");
+    expect_line(&p, "info string error: unknown variant 'nosuch'");
+
+    subprocess_send(&p, "quit\n");
+    assert_int_equal(subprocess_read_line(&p, line, sizeof line, LINE_TIMEOUT_MS), 0);
+    assert_int_equal(subprocess_finish(&p, LINE_TIMEOUT_MS), 0);
+}
+
+static void test_uci_eof_quits(void **state)
+{
+    (void)state;
+    Subprocess p;
+    start_uci(&p);
+    subprocess_send(&p, "isready\n");
+    expect_line(&p, "readyok");
+    assert_int_equal(subprocess_finish(&p, LINE_TIMEOUT_MS), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_perft_plain),      cmocka_unit_test(test_perft_divide),
+        cmocka_unit_test(test_help_and_version), cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_uci_session),      cmocka_unit_test(test_uci_eof_quits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
