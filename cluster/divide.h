@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "position.h"
+#include "turn.h"
 
 /* Deepest perft the command line accepts: far beyond anything that finishes, small enough
  * that a typo (300 for 3) is caught. */
@@ -17,9 +18,15 @@
  * message in err. */
 int divide_parse_depth(const char *text, int *depth, char *err, size_t errlen);
 
-/* Runs perft(p, depth) and prints it to out: with divide, one `move: count` line per legal
- * move in generation order (castling text king-takes-rook when castle960) and a blank line;
- * then `Nodes searched: N`. Returns the total. */
-uint64_t divide_print(FILE *out, const Position *p, int depth, bool divide, bool castle960);
+/* What perft counts under double-move rules: complete turns (the default) or movements. */
+typedef enum PerftUnit { UNIT_TURN, UNIT_MOVEMENT } PerftUnit;
+
+/* Runs perft of depth units under the rules r and prints it to out: with divide, one
+ * `move: count` line per legal move in generation order (castling text king-takes-rook when
+ * castle960), for double-move rules one `e2e4/g1f3: count` line per complete turn (by movement
+ * unit: one line per first movement), and a blank line; under double-move rules or by movement
+ * a line `Unit: ...` naming what was counted; then `Nodes searched: N`. Returns the total. */
+uint64_t divide_print(FILE *out, const Position *p, const Rules *r, PerftUnit unit, int depth,
+                      bool divide, bool castle960);
 
 #endif

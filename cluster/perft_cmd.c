@@ -11,7 +11,8 @@
 void perft_usage(FILE *out)
 {
     fputs("usage: carrera perft [--variant NAME] (--startpos | --fen FEN | --chess960 N)\n"
-          "                     --depth D [--divide]\n"
+          "                     --depth D [--divide] [--turns RULES] [--ep-rule classic|modern]\n"
+          "                     [--unit turn|movement]\n"
           "\n"
           "Counts the legal move paths of length D from a position.\n"
           "\n"
@@ -21,7 +22,12 @@ void perft_usage(FILE *out)
           "  --chess960 N     Chess960 start array number N (0-959, 518 is the standard one);\n"
           "                   only with --variant chess960\n"
           "  --depth D        depth in plies, 0 to 30\n"
-          "  --divide         also print the count below each legal move\n"
+          "  --divide         also print the count below each legal move (turn)\n"
+          "  --turns RULES    turn rules: single (default), marseillais,\n"
+          "                   marseillais-balanced, galvin, bennekom, extramove\n"
+          "  --ep-rule R      en passant under double-move rules: classic (default) or modern\n"
+          "  --unit U         under double-move rules count complete turns (turn, default)\n"
+          "                   or single movements (movement, for debugging)\n"
           "\n"
           "Prints `move: count` lines (with --divide) and a blank line, then\n"
           "`Nodes searched: N`, as Stockfish's `go perft` does.\n",
@@ -57,14 +63,16 @@ static bool is_option(const char *arg, const char *name, const char **inline_val
 }
 
 typedef struct PerftArgs {
-    const char *variant, *fen, *chess960, *depth;
+    const char *variant, *fen, *chess960, *depth, *turns, *ep_rule, *unit;
     bool startpos, divide;
 } PerftArgs;
 
 /* Fills a from argv; returns 0, -1 after a usage error (already reported), 1 for --help. */
 static int parse_args(int argc, char **argv, PerftArgs *a)
 {
-    static const char *const valued[] = { "--variant", "--fen", "--chess960", "--depth" };
+    static const char *const valued[] = { "--variant", "--fen",     "--chess960", "--depth",
+                                          "--turns",   "--ep-rule", "--unit" };
+    enum { NVALUED = sizeof valued / sizeof valued[0] };
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
@@ -80,13 +88,14 @@ static int parse_args(int argc, char **argv, PerftArgs *a)
             *flag = true;
             continue;
         }
-        const char **slots[] = { &a->variant, &a->fen, &a->chess960, &a->depth };
+        const char **slots[NVALUED] = { &a->variant, &a->fen,     &a->chess960, &a->depth,
+                                        &a->turns,   &a->ep_rule, &a->unit };
         int k;
         const char *value = NULL;
-        for (k = 0; k < 4; k++)
+        for (k = 0; k < NVALUED; k++)
             if (is_option(arg, valued[k], &value))
                 break;
-        if (k == 4) {
+        if (k == NVALUED) {
             if (arg[0] == '-')
                 cli_error("unknown option '%s' for perft (see carrera perft --help)", arg);
             else
@@ -138,12 +147,26 @@ int perft_command(int argc, char **argv)
     if (divide_parse_depth(a.depth, &depth, err, sizeof err) != 0)
         return cli_error("%s", err);
 
+    Rules rules = { TURNS_SINGLE, EP_CLASSIC };
+    if (a.turns && !turn_rules_parse(a.turns, &rules.turns))
+        return cli_error("unknown turn rules '%s' (valid: single, marseillais, "
+                         "marseillais-balanced, galvin, bennekom, extramove)",
+                         a.turns);
+    if (a.ep_rule && !ep_rule_parse(a.ep_rule, &rules.ep))
+        return cli_error("unknown en passant rule '%s' (valid: classic, modern)", a.ep_rule);
+    PerftUnit unit = UNIT_TURN;
+    if (a.unit && strcmp(a.unit, "movement") == 0)
+        unit = UNIT_MOVEMENT;
+    else if (a.unit && strcmp(a.unit, "turn") != 0)
+        return cli_error("unknown unit '%s' (valid: turn, movement)", a.unit);
+
     Setup s;
     if (a.startpos) {
         setup_start(&s, v);
     } else if (a.fen) {
-        if (setup_from_fen(&s, v, a.fen, err, sizeof err) != 0)
-            return cli_error("bad FEN for %s: %s", v->name, err);
+        if (setup_from_fen_rules(&s, v, &rules, a.fen, err, sizeof err) != 0)
+            return cli_error("bad FEN for %s under %s rules: %s", v->name,
+                             turn_rules_name(rules.turns), err);
     } else {
         if (strcmp(v->name, "chess960") != 0)
             return cli_error("--chess960 needs --variant chess960 (the variant is %s)", v->name);
@@ -161,7 +184,7 @@ int perft_command(int argc, char **argv)
 
     Position p;
     position_from_setup(&p, &s);
-    divide_print(stdout, &p, depth, a.divide, v->castle960);
+    divide_print(stdout, &p, &rules, unit, depth, a.divide, v->castle960);
     if (ferror(stdout)) {
         fputs("carrera: error writing the output\n", stderr);
         return 1;

@@ -14,6 +14,7 @@
 #include "move.h"
 #include "position.h"
 #include "setup.h"
+#include "turn.h"
 #include "variant.h"
 
 #ifndef CARRERA_VERSION
@@ -24,6 +25,7 @@ typedef struct Uci {
     FILE *out;
     const Variant *variant; /* UCI_Variant */
     bool chess960;          /* UCI_Chess960 */
+    Rules turn_rules;       /* TurnRules, EnPassantRule */
     Position pos;
 } Uci;
 
@@ -35,6 +37,9 @@ void uci_usage(FILE *out)
           "  uci | isready | ucinewgame | quit\n"
           "  setoption name UCI_Variant value NAME\n"
           "  setoption name UCI_Chess960 value true|false\n"
+          "  setoption name TurnRules value single|marseillais|marseillais-balanced|galvin|\n"
+          "                                  bennekom|extramove\n"
+          "  setoption name EnPassantRule value classic|modern\n"
           "  position (startpos | fen FEN) [moves M1 M2 ...]\n"
           "  go perft N      prints what `carrera perft --divide` prints\n"
           "  d               prints the current position as FEN\n",
@@ -96,6 +101,12 @@ static void cmd_uci(Uci *u)
         used += (size_t)snprintf(line + used, sizeof line - used, " var %s", all[i]->name);
     reply(u, "%s", line);
     reply(u, "option name UCI_Chess960 type check default false");
+    used = (size_t)snprintf(line, sizeof line, "option name TurnRules type combo default single");
+    for (int i = 0; i < TURNS_NB && used < sizeof line; i++)
+        used += (size_t)snprintf(line + used, sizeof line - used, " var %s",
+                                 turn_rules_name((TurnRules)i));
+    reply(u, "%s", line);
+    reply(u, "option name EnPassantRule type combo default classic var classic var modern");
     reply(u, "uciok");
 }
 
@@ -124,6 +135,12 @@ static void cmd_setoption(Uci *u, char **tokens, int n)
         u->variant = v;
         /* The old position may not even fit the new board. */
         reset_position(u);
+    } else if (strcasecmp(name, "TurnRules") == 0) {
+        if (!turn_rules_parse(value, &u->turn_rules.turns))
+            reply(u, "info string error: unknown turn rules '%s'", value);
+    } else if (strcasecmp(name, "EnPassantRule") == 0) {
+        if (!ep_rule_parse(value, &u->turn_rules.ep))
+            reply(u, "info string error: EnPassantRule takes classic or modern, not '%s'", value);
     } else if (strcasecmp(name, "UCI_Chess960") == 0) {
         if (strcmp(value, "true") == 0)
             u->chess960 = true;
@@ -134,6 +151,38 @@ static void cmd_setoption(Uci *u, char **tokens, int n)
     } else {
         reply(u, "info string error: unknown option '%s'", name);
     }
+}
+
+/* Plays one move, or under double-move rules one complete turn written as its movements joined
+ * by '/' or ',' (e2e4/g1f3); false if it is not legal. */
+static bool play(const Uci *u, Position *p, const char *text)
+{
+    if (u->turn_rules.turns == TURNS_SINGLE) {
+        Move legal[MAX_MOVES];
+        int count = position_legal_moves(p, legal);
+        Move m = move_from_uci(text, legal, count, p->variant, castle960(u));
+        if (m != MOVE_NONE)
+            position_make(p, m, p);
+        return m != MOVE_NONE;
+    }
+    char want[TURN_TEXT_MAX + 1];
+    snprintf(want, sizeof want, "%s", text);
+    for (char *c = want; *c; c++)
+        if (*c == ',')
+            *c = '/';
+    TurnList turns = { 0 };
+    bool found = false;
+    if (position_turns(p, &u->turn_rules, &turns))
+        for (size_t i = 0; i < turns.n && !found; i++) {
+            char have[TURN_TEXT_MAX];
+            turn_to_uci(&turns.v[i], p->variant, castle960(u), have);
+            if (strcmp(have, want) == 0) {
+                position_make_turn(p, &u->turn_rules, &turns.v[i], p);
+                found = true;
+            }
+        }
+    turn_list_free(&turns);
+    return found;
 }
 
 /* A bad FEN leaves the current position alone. A bad move keeps the position reached just
@@ -152,7 +201,7 @@ static void cmd_position(Uci *u, char **tokens, int n)
     } else if (n >= 2 && strcmp(tokens[1], "fen") == 0) {
         char fen[512], err[256];
         join(tokens, 2, moves_at, fen, sizeof fen);
-        if (setup_from_fen(&s, rules(u), fen, err, sizeof err) != 0) {
+        if (setup_from_fen_rules(&s, rules(u), &u->turn_rules, fen, err, sizeof err) != 0) {
             reply(u, "info string error: bad FEN: %s", err);
             return;
         }
@@ -164,17 +213,13 @@ static void cmd_position(Uci *u, char **tokens, int n)
     Position p;
     position_from_setup(&p, &s);
     for (int i = moves_at + 1; i < n; i++) {
-        Move legal[MAX_MOVES];
-        int count = position_legal_moves(&p, legal);
-        Move m = move_from_uci(tokens[i], legal, count, p.variant, castle960(u));
-        if (m == MOVE_NONE) {
+        if (!play(u, &p, tokens[i])) {
             reply(u,
-                  "info string error: illegal move '%s' (move %d): ignoring it and the %d "
-                  "after it",
-                  tokens[i], i - moves_at, n - i - 1);
+                  "info string error: illegal %s '%s' (%d): ignoring it and the %d after it",
+                  u->turn_rules.turns == TURNS_SINGLE ? "move" : "turn", tokens[i], i - moves_at,
+                  n - i - 1);
             break;
         }
-        position_make(&p, m, &p);
     }
     u->pos = p;
 }
@@ -191,7 +236,7 @@ static void cmd_go(Uci *u, char **tokens, int n)
         reply(u, "info string error: %s", err);
         return;
     }
-    divide_print(u->out, &u->pos, depth, true, castle960(u));
+    divide_print(u->out, &u->pos, &u->turn_rules, UNIT_TURN, depth, true, castle960(u));
 }
 
 static void cmd_d(Uci *u)
@@ -246,7 +291,10 @@ static bool handle(Uci *u, char *line, char **tokens)
 
 int uci_loop(FILE *in, FILE *out)
 {
-    Uci u = { .out = out, .variant = variant_by_name("chess"), .chess960 = false };
+    Uci u = { .out = out,
+              .variant = variant_by_name("chess"),
+              .chess960 = false,
+              .turn_rules = { TURNS_SINGLE, EP_CLASSIC } };
     reset_position(&u);
 
     char *line = NULL;
