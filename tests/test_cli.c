@@ -200,6 +200,36 @@ static void test_perft_divide(void **state)
     assert_non_null(strstr(r.out, "e1a1: 1\n"));
     assert_non_null(strstr(r.out, "\nNodes searched: 48\n"));
     run_free(&r);
+
+    /* Under turn rules, divide lines are turns (or first movements by movement unit), their sum
+     * is the total of the plain count, and a Unit line says what was counted. */
+    static const char *const units[][3] = {
+        { "turn", "e2e4/g1f3: ", "Unit: turns (marseillais, classic en passant)\n" },
+        { "movement", "e2e4: ", "Unit: movements (marseillais, classic en passant)\n" },
+    };
+    for (int u = 0; u < 2; u++) {
+        Run plain = run("perft", "--turns", "marseillais", "--unit", units[u][0], "--startpos",
+                        "--depth", "2", NULL);
+        r = run("perft", "--turns", "marseillais", "--unit", units[u][0], "--startpos", "--depth",
+                "2", "--divide", NULL);
+        assert_int_equal(plain.status, 0);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, units[u][1]));
+        const char *unit_line = strstr(r.out, units[u][2]);
+        assert_non_null(unit_line);
+        unsigned long long sum = 0;
+        for (const char *line = r.out; line < unit_line; line = strchr(line, '\n') + 1) {
+            const char *colon = strstr(line, ": ");
+            if (colon && colon < strchr(line, '\n'))
+                sum += strtoull(colon + 2, NULL, 10);
+        }
+        char total[64];
+        snprintf(total, sizeof total, "Nodes searched: %llu\n", sum);
+        assert_non_null(strstr(r.out, total));
+        assert_non_null(strstr(plain.out, total));
+        run_free(&plain);
+        run_free(&r);
+    }
 }
 
 static void test_help_and_version(void **state)
@@ -266,6 +296,19 @@ static void test_errors(void **state)
     expect_error("unexpected argument 'extra'", "perft", "--startpos", "--depth", "1", "extra",
                  NULL);
     expect_error("no arguments", "uci", "extra", NULL);
+    expect_error("unknown turn rules 'double'", "perft", "--turns", "double", "--startpos",
+                 "--depth", "1", NULL);
+    expect_error("unknown en passant rule", "perft", "--turns", "marseillais", "--ep-rule", "old",
+                 "--startpos", "--depth", "1", NULL);
+    expect_error("unknown unit", "perft", "--turns", "marseillais", "--unit", "ply", "--startpos",
+                 "--depth", "1", NULL);
+    /* Two en passant squares are a classic-Marseillais state, not a modern or single-move one. */
+    expect_error("more than 1 square", "perft", "--turns", "marseillais", "--ep-rule", "modern",
+                 "--fen", "rnbqkbnr/pppppppp/8/8/4P1P1/8/PPPP1P1P/RNBQKBNR b KQkq e3,g3 0 1",
+                 "--depth", "1", NULL);
+    expect_error("bad FEN", "perft", "--fen",
+                 "rnbqkbnr/pppppppp/8/8/4P1P1/8/PPPP1P1P/RNBQKBNR b KQkq e3,g3 0 1", "--depth",
+                 "1", NULL);
 }
 
 /* Reads the next line and checks it starts with prefix. */
@@ -310,6 +353,9 @@ static void test_uci_session(void **state)
     expect_line(&p, "id author ");
     expect_line(&p, "option name UCI_Variant type combo default chess var chess var chess960 ");
     expect_line(&p, "option name UCI_Chess960 type check default false");
+    expect_exact(&p, "option name TurnRules type combo default single var single var marseillais "
+                     "var marseillais-balanced var galvin var bennekom var extramove");
+    expect_exact(&p, "option name EnPassantRule type combo default classic var classic var modern");
     expect_line(&p, "uciok");
     subprocess_send(&p, "isready\n");
     expect_line(&p, "readyok");
@@ -370,6 +416,19 @@ static void test_uci_session(void **state)
     expect_exact(&p, "Nodes searched: 48");
     subprocess_send(&p, "setoption name UCI_Variant value nosuch\n");
     expect_line(&p, "info string error: unknown variant 'nosuch'");
+
+    /* Turns under Marseillais rules: movements joined by '/' or ','; the en passant set of two
+     * squares (RULES.md 4.7) in the FEN. */
+    subprocess_send(&p, "setoption name UCI_Chess960 value false\n"
+                        "setoption name TurnRules value marseillais\n"
+                        "position startpos moves e2e4/g2g4\nd\n");
+    expect_exact(&p, "Fen: rnbqkbnr/pppppppp/8/8/4P1P1/8/PPPP1P1P/RNBQKBNR b KQkq e3,g3 0 1");
+    subprocess_send(&p, "position startpos moves e2e4,g2g4 d7d5/d5d4\nd\n");
+    expect_exact(&p, "Fen: rnbqkbnr/ppp1pppp/8/8/3pP1P1/8/PPPP1P1P/RNBQKBNR w KQkq - 0 2");
+    subprocess_send(&p, "position startpos moves e2e4\n");
+    expect_line(&p, "info string error: illegal turn 'e2e4'");
+    subprocess_send(&p, "setoption name TurnRules value nosuch\n");
+    expect_line(&p, "info string error: unknown turn rules 'nosuch'");
 
     subprocess_send(&p, "quit\n");
     assert_int_equal(subprocess_read_line(&p, line, sizeof line, LINE_TIMEOUT_MS), 0);
