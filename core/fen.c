@@ -97,10 +97,9 @@ static int parse_board(Setup *s, const Variant *v, Field f, char *err, size_t er
                 n = n * 10 + (f.p[i++] - '0');
             i--;
             file += n;
-            if (file > 2 * MAX_FILES) /* no need to count further, and no overflow */
-                return fail(err, errlen,
-                            "FEN rank %d has more than %d squares, the board has %d files",
-                            rank + 1, 2 * MAX_FILES, v->files);
+            if (file > v->files) /* no need to count further, and no overflow */
+                return fail(err, errlen, "FEN rank %d has more than %d squares, the board's width",
+                            rank + 1, v->files);
         } else {
             PieceType t = isalpha((unsigned char)c)
                               ? type_of_letter(v, (char)toupper((unsigned char)c))
