@@ -10,9 +10,9 @@
 #ifndef CARRERA_VERSION
 #define CARRERA_VERSION "unknown"
 #endif
-#ifndef CARRERA_REVISION
-#define CARRERA_REVISION "unknown"
-#endif
+
+/* Written at build time (scripts/revision.cmake). */
+extern const char carrera_revision[];
 
 static void usage(FILE *out)
 {
@@ -45,7 +45,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(command, "--version") == 0) {
-        printf("carrera %s (revision %s)\n", CARRERA_VERSION, CARRERA_REVISION);
+        printf("carrera %s (revision %s)\n", CARRERA_VERSION, carrera_revision);
         return 0;
     }
     if (strcmp(command, "perft") == 0)
