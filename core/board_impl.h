@@ -84,17 +84,17 @@ static inline void remove_piece(BoardT *b, int s)
     b->key ^= Z->piece[piece_color(pc)][piece_type(pc)][s];
 }
 
-static inline uint64_t ep_key(BB ep)
+static inline u128 ep_key(BB ep)
 {
-    uint64_t k = 0;
+    u128 k = 0;
     while (ep)
         k ^= Z->ep[sq_file(pop_lsb(&ep))];
     return k;
 }
 
-static uint64_t compute_key(const BoardT *b)
+static u128 compute_key(const BoardT *b)
 {
-    uint64_t k = 0;
+    u128 k = 0;
     for (int s = 0; s < NSQ; s++)
         if (b->sq[s] != NO_PIECE)
             k ^= Z->piece[piece_color(b->sq[s])][piece_type(b->sq[s])][s];
@@ -443,7 +443,7 @@ bool SFX(board_in_check)(const BoardT *b)
     BB king = b->by_type[KING] & b->by_color[b->side]; /* gone in Galvin's game */
     return king && attacked_by(b, lsb(king), b->side ^ 1, b->by_type[NO_TYPE], 0);
 }
-uint64_t SFX(board_key_slow)(const BoardT *b) { return compute_key(b); }
+u128 SFX(board_key_slow)(const BoardT *b) { return compute_key(b); }
 uint64_t SFX(board_perft)(const BoardT *b, const CastT *c, const Variant *v, int depth)
 {
     return depth <= 0 ? 1 : perft_rec(b, c, v, depth);

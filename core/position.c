@@ -71,9 +71,9 @@ bool position_in_check(const Position *p)
     return wide(p) ? board_in_check_10(&p->u.b10.board) : board_in_check_8(&p->u.b8.board);
 }
 
-uint64_t position_key(const Position *p) { return wide(p) ? p->u.b10.board.key : p->u.b8.board.key; }
+u128 position_key128(const Position *p) { return wide(p) ? p->u.b10.board.key : p->u.b8.board.key; }
 
-uint64_t position_key_slow(const Position *p)
+u128 position_key_slow(const Position *p)
 {
     return wide(p) ? board_key_slow_10(&p->u.b10.board) : board_key_slow_8(&p->u.b8.board);
 }

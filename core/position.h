@@ -7,8 +7,6 @@
 
 #include "setup.h"
 
-typedef unsigned __int128 u128;
-
 /* Everything about castling that stays fixed for a game: computed once from the setup.
  * Castling slot = color * 2 + side (side 0 queen side, 1 king side). */
 #define DECLARE_BOARD(N, BBT)                                                                     \
@@ -22,7 +20,7 @@ typedef unsigned __int128 u128;
     typedef struct Board##N {                                                                     \
         BBT by_type[TYPE_NB]; /* [NO_TYPE] holds every occupied square */                        \
         BBT by_color[2];                                                                          \
-        uint64_t key;                                                                             \
+        u128 key;           /* Zobrist key: two independent 64-bit keys */                        \
         Piece sq[N];                                                                              \
         BBT ep;             /* en passant target squares (two after two Marseillais double steps) */ \
         uint8_t side;                                                                             \
@@ -58,10 +56,12 @@ void position_make(const Position *p, Move m, Position *out);
 
 int position_side(const Position *p);
 bool position_in_check(const Position *p);
-uint64_t position_key(const Position *p);
+/* The Zobrist key (128 bits: two independent 64-bit keys); position_key is its low half. */
+u128 position_key128(const Position *p);
+static inline uint64_t position_key(const Position *p) { return (uint64_t)position_key128(p); }
 
 /* Zobrist key of the position computed from scratch (a check of the incremental key). */
-uint64_t position_key_slow(const Position *p);
+u128 position_key_slow(const Position *p);
 
 /* Number of legal move paths of length depth; bulk-counts the last ply. */
 uint64_t perft(const Position *p, int depth);

@@ -49,6 +49,24 @@ uint64_t perft_movements(const Position *p, const Rules *r, int depth)
                    : board_perft_movements_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, depth);
 }
 
+GameEnd position_game_end(const Position *p, const Rules *r)
+{
+    Setup s;
+    position_to_setup(p, &s);
+    if (r->turns == TURNS_GALVIN) {
+        int kings[2] = { 0, 0 };
+        for (int sq = 0; sq < MAX_SQUARES; sq++)
+            if (piece_type(s.board[sq]) == KING)
+                kings[piece_color(s.board[sq])]++;
+        if (!kings[position_side(p)])
+            return GAME_KING_CAPTURED;
+    }
+    if (perft_turns(p, r, 1) > 0)
+        return GAME_ON;
+    /* Galvin's game knows no check: a side without movements simply cannot continue. */
+    return r->turns != TURNS_GALVIN && position_in_check(p) ? GAME_CHECKMATE : GAME_STALEMATE;
+}
+
 void turn_to_uci(const Turn *t, const Variant *v, bool castle960, char *out)
 {
     move_to_uci(t->m[0], v, castle960, out);

@@ -41,6 +41,16 @@ uint64_t perft_turns(const Position *p, const Rules *r, int depth);
  * turns, each movement one ply. */
 uint64_t perft_movements(const Position *p, const Rules *r, int depth);
 
+/* How a position at a turn boundary stands (RULES.md 4.1 rules 4-5, 4.3-4.5, section 6). */
+typedef enum GameEnd {
+    GAME_ON,            /* the side to move has a complete turn */
+    GAME_CHECKMATE,     /* no complete turn, in check: the side to move has lost */
+    GAME_STALEMATE,     /* no complete turn, not in check: a draw (Galvin: no movement at all) */
+    GAME_KING_CAPTURED  /* Galvin's game: the side to move has lost its king */
+} GameEnd;
+
+GameEnd position_game_end(const Position *p, const Rules *r);
+
 /* Turn text: movements in UCI notation joined by '/', e.g. "e2e4/g1f3". */
 #define TURN_TEXT_MAX (2 * MOVE_TEXT_MAX)
 void turn_to_uci(const Turn *t, const Variant *v, bool castle960, char *out);

@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* 128-bit integers: bitboards of the 10x8 board and Zobrist keys (two independent 64-bit keys
+ * in one, so a hash entry can be verified with the half that did not pick its slot). */
+typedef unsigned __int128 u128;
+
 enum { WHITE = 0, BLACK = 1 };
 
 /* Piece types. The Janus of Janus chess is the Archbishop under another letter. */

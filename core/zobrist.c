@@ -6,18 +6,24 @@
 
 static Zobrist keys;
 
+static u128 key128(Rng *r)
+{
+    u128 lo = rng_next(r);
+    return lo | (u128)rng_next(r) << 64;
+}
+
 void zobrist_init(void)
 {
     Rng r = rng_new(0xCA22E2A5EEDull);
     for (int c = 0; c < 2; c++)
         for (int t = 0; t < TYPE_NB; t++)
             for (int s = 0; s < MAX_SQUARES; s++)
-                keys.piece[c][t][s] = t == NO_TYPE ? 0 : rng_next(&r);
-    keys.side = rng_next(&r);
+                keys.piece[c][t][s] = t == NO_TYPE ? 0 : key128(&r);
+    keys.side = key128(&r);
     /* Castling keys are XORs of one key per right, so that a rights change is one XOR pair. */
-    uint64_t right[4];
+    u128 right[4];
     for (int i = 0; i < 4; i++)
-        right[i] = rng_next(&r);
+        right[i] = key128(&r);
     for (int m = 0; m < 16; m++) {
         keys.castling[m] = 0;
         for (int i = 0; i < 4; i++)
@@ -25,7 +31,8 @@ void zobrist_init(void)
                 keys.castling[m] ^= right[i];
     }
     for (int f = 0; f < MAX_FILES; f++)
-        keys.ep[f] = rng_next(&r);
+        keys.ep[f] = key128(&r);
+    keys.first_turn = key128(&r);
 }
 
 const Zobrist *zobrist(void) { return &keys; }

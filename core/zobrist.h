@@ -5,10 +5,11 @@
 #include "types.h"
 
 typedef struct Zobrist {
-    uint64_t piece[2][TYPE_NB][MAX_SQUARES];
-    uint64_t side;          /* Black to move */
-    uint64_t castling[16];  /* by castling-rights bitmask */
-    uint64_t ep[MAX_FILES]; /* by file of the en passant square */
+    u128 piece[2][TYPE_NB][MAX_SQUARES];
+    u128 side;          /* Black to move */
+    u128 castling[16];  /* by castling-rights bitmask */
+    u128 ep[MAX_FILES]; /* by file of the en passant square */
+    u128 first_turn;    /* White's one-movement first turn of the balanced double-move rules */
 } Zobrist;
 
 /* Fills the table from a fixed seed; call once before zobrist() is used (not thread-safe by

@@ -119,7 +119,7 @@ static void random_position(const Variant *v, Rng *rng, int max_plies, Position 
         if (m == MOVE_NONE)
             break;
         position_make(p, m, p);
-        if (position_key(p) != position_key_slow(p)) {
+        if (position_key128(p) != position_key_slow(p)) {
             char fen[FEN_MAX];
             fen_of(p, fen);
             fail_msg("incremental key differs from the recomputed one after %d plies: %s", i + 1, fen);
@@ -158,7 +158,7 @@ static void compare_with_reference(const Position *p, int depth)
         fail_msg("%s: written FEN does not read back: %s", fen, err);
     Position q;
     position_from_setup(&q, &back);
-    assert_true(position_key(&q) == position_key(p));
+    assert_true(position_key128(&q) == position_key128(p));
 }
 
 static void random_positions(const char *const *variants, int nvariants, int count, uint64_t seed)
@@ -210,7 +210,7 @@ static void make_in_place_and_castling(void **state)
     position_make(&p, castle, &p);
     fen_of(&p, fen);
     assert_string_equal(fen, "6k1/8/8/8/8/8/8/5RK1 b - - 1 1");
-    assert_true(position_key(&p) == position_key_slow(&p));
+    assert_true(position_key128(&p) == position_key_slow(&p));
 }
 
 int main(int argc, char **argv)
