@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "move.h"
+#include "progress.h"
 
 int divide_parse_depth(const char *text, int *depth, char *err, size_t errlen)
 {
@@ -28,33 +29,10 @@ bad:
     return -1;
 }
 
-/* Plain chess: the count below each legal move. */
-static uint64_t divide_moves(FILE *out, const Position *p, int depth, bool castle960)
-{
-    Move moves[MAX_MOVES];
-    Position child;
-    int n = position_legal_moves(p, moves);
-    uint64_t total = 0;
-    for (int i = 0; i < n; i++) {
-        uint64_t count = 1;
-        if (depth > 1) {
-            position_make(p, moves[i], &child);
-            count = perft(&child, depth - 1);
-        }
-        char text[MOVE_TEXT_MAX];
-        move_to_uci(moves[i], p->variant, castle960, text);
-        fprintf(out, "%s: %" PRIu64 "\n", text, count);
-        /* Long divides report as they go, so a watcher sees progress. */
-        fflush(out);
-        total += count;
-    }
-    return total;
-}
-
-/* Double-move rules: the count below each complete turn, or, by movement, below each first
- * movement (its one-movement turn if that is complete, and each of its second movements). */
-static uint64_t divide_turns(FILE *out, const Position *p, const Rules *r, PerftUnit unit,
-                             int depth, bool castle960)
+/* By movement: the count below each first movement (its one-movement turn if that is
+ * complete, and each of its second movements). */
+static uint64_t divide_movements(FILE *out, const Position *p, const Rules *r, int depth,
+                                 bool castle960)
 {
     TurnList turns = { 0 };
     if (!position_turns(p, r, &turns)) {
@@ -66,27 +44,20 @@ static uint64_t divide_turns(FILE *out, const Position *p, const Rules *r, Perft
     for (size_t i = 0; i < turns.n; i++) {
         const Turn *t = &turns.v[i];
         char text[TURN_TEXT_MAX];
-        uint64_t count;
-        if (unit == UNIT_TURN) {
-            position_make_turn(p, r, t, &child);
-            count = depth > 1 ? perft_turns(&child, r, depth - 1) : 1;
-            turn_to_uci(t, p->variant, castle960, text);
-        } else {
-            /* Turns come grouped by first movement: count the group at its first member. */
-            if (i > 0 && turns.v[i - 1].m[0] == t->m[0])
+        /* Turns come grouped by first movement: count the group at its first member. */
+        if (i > 0 && turns.v[i - 1].m[0] == t->m[0])
+            continue;
+        uint64_t count = depth == 1 ? 1 : 0;
+        for (size_t j = i; depth > 1 && j < turns.n && turns.v[j].m[0] == t->m[0]; j++) {
+            const Turn *u = &turns.v[j];
+            if (u->n == 2 && depth == 2) {
+                count++;
                 continue;
-            count = depth == 1 ? 1 : 0;
-            for (size_t j = i; depth > 1 && j < turns.n && turns.v[j].m[0] == t->m[0]; j++) {
-                const Turn *u = &turns.v[j];
-                if (u->n == 2 && depth == 2) {
-                    count++;
-                    continue;
-                }
-                position_make_turn(p, r, u, &child);
-                count += perft_movements(&child, r, depth - u->n);
             }
-            move_to_uci(t->m[0], p->variant, castle960, text);
+            position_make_turn(p, r, u, &child);
+            count += perft_movements(&child, r, depth - u->n);
         }
+        move_to_uci(t->m[0], p->variant, castle960, text);
         fprintf(out, "%s: %" PRIu64 "\n", text, count);
         fflush(out);
         total += count;
@@ -95,26 +66,43 @@ static uint64_t divide_turns(FILE *out, const Position *p, const Rules *r, Perft
     return total;
 }
 
-uint64_t divide_print(FILE *out, const Position *p, const Rules *r, PerftUnit unit, int depth,
-                      bool divide, bool castle960)
+int divide_print(FILE *out, const Position *p, const Rules *r, PerftUnit unit, int depth,
+                 bool divide, bool castle960, const PerftRunOptions *o)
 {
-    const bool single = r->turns == TURNS_SINGLE;
     uint64_t total;
-    if (depth == 0)
-        total = 1;
-    else if (divide)
-        total = single ? divide_moves(out, p, depth, castle960)
-                       : divide_turns(out, p, r, unit, depth, castle960);
-    else if (unit == UNIT_MOVEMENT)
-        total = perft_movements(p, r, depth);
-    else
-        total = perft_turns(p, r, depth);
+    if (unit == UNIT_MOVEMENT) {
+        if (depth == 0)
+            total = 1;
+        else if (divide)
+            total = divide_movements(out, p, r, depth, castle960);
+        else
+            total = perft_movements(p, r, depth);
+    } else {
+        Progress progress;
+        progress_start(&progress, "perft", o->quiet);
+        PerftJob job = { p, *r, depth, o->threads, o->hash_bytes, progress_perft, &progress };
+        PerftResult res;
+        int rc = perft_job_run(&job, &res);
+        progress_finish(&progress);
+        if (rc != 0) {
+            fprintf(stderr, "carrera: error: out of memory (hash table of %zu MB or work units)\n",
+                    o->hash_bytes >> 20);
+            return -1;
+        }
+        for (size_t i = 0; divide && i < res.n_root; i++) {
+            char text[TURN_TEXT_MAX];
+            turn_to_uci(&res.root[i].turn, p->variant, castle960, text);
+            fprintf(out, "%s: %" PRIu64 "\n", text, res.root[i].nodes);
+        }
+        total = res.nodes;
+        perft_result_free(&res);
+    }
     if (divide)
         fputc('\n', out);
-    if (!single || unit == UNIT_MOVEMENT)
+    if (r->turns != TURNS_SINGLE || unit == UNIT_MOVEMENT)
         fprintf(out, "Unit: %s (%s, %s en passant)\n", unit == UNIT_TURN ? "turns" : "movements",
                 turn_rules_name(r->turns), ep_rule_name(r->ep));
     fprintf(out, "Nodes searched: %" PRIu64 "\n", total);
     fflush(out);
-    return total;
+    return 0;
 }

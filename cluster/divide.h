@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "perft.h"
 #include "position.h"
 #include "turn.h"
 
@@ -21,12 +22,22 @@ int divide_parse_depth(const char *text, int *depth, char *err, size_t errlen);
 /* What perft counts under double-move rules: complete turns (the default) or movements. */
 typedef enum PerftUnit { UNIT_TURN, UNIT_MOVEMENT } PerftUnit;
 
+/* How a perft runs: threads (0: OpenMP's default), hash table size (0: none), and whether
+ * progress goes to stderr. */
+typedef struct PerftRunOptions {
+    int threads;
+    size_t hash_bytes;
+    bool quiet;
+} PerftRunOptions;
+
 /* Runs perft of depth units under the rules r and prints it to out: with divide, one
  * `move: count` line per legal move in generation order (castling text king-takes-rook when
  * castle960), for double-move rules one `e2e4/g1f3: count` line per complete turn (by movement
  * unit: one line per first movement), and a blank line; under double-move rules or by movement
- * a line `Unit: ...` naming what was counted; then `Nodes searched: N`. Returns the total. */
-uint64_t divide_print(FILE *out, const Position *p, const Rules *r, PerftUnit unit, int depth,
-                      bool divide, bool castle960);
+ * a line `Unit: ...` naming what was counted; then `Nodes searched: N`. Counting by turn (and
+ * every single-move perft) runs on the threads and table of o; counting by movement, a debugging
+ * aid, on one thread. Returns 0, or -1 (after a message on stderr) when memory runs out. */
+int divide_print(FILE *out, const Position *p, const Rules *r, PerftUnit unit, int depth,
+                 bool divide, bool castle960, const PerftRunOptions *o);
 
 #endif

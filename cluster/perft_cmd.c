@@ -28,6 +28,10 @@ void perft_usage(FILE *out)
           "  --ep-rule R      en passant under double-move rules: classic (default) or modern\n"
           "  --unit U         under double-move rules count complete turns (turn, default)\n"
           "                   or single movements (movement, for debugging)\n"
+          "  --threads N      threads (default: OMP_NUM_THREADS, else every core)\n"
+          "  --hash MB        transposition table of MB megabytes shared by the threads\n"
+          "                   (default 0: none)\n"
+          "  --quiet          no progress report on stderr\n"
           "\n"
           "Prints `move: count` lines (with --divide) and a blank line, then\n"
           "`Nodes searched: N`, as Stockfish's `go perft` does.\n",
@@ -62,16 +66,37 @@ static bool is_option(const char *arg, const char *name, const char **inline_val
     return false;
 }
 
+/* Limits that catch typos: more threads than any node has, more memory than any node has. */
+#define PERFT_MAX_THREADS 1024
+#define PERFT_MAX_HASH_MB (1 << 22)
+
+/* A whole number from 0 to max, digits only; false otherwise. */
+static bool parse_count(const char *text, long max, long *out)
+{
+    long v = 0;
+    const char *c = text;
+    for (; *c >= '0' && *c <= '9'; c++) {
+        v = v * 10 + (*c - '0');
+        if (v > max)
+            return false;
+    }
+    if (*c != '\0' || c == text)
+        return false;
+    *out = v;
+    return true;
+}
+
 typedef struct PerftArgs {
-    const char *variant, *fen, *chess960, *depth, *turns, *ep_rule, *unit;
-    bool startpos, divide;
+    const char *variant, *fen, *chess960, *depth, *turns, *ep_rule, *unit, *threads, *hash;
+    bool startpos, divide, quiet;
 } PerftArgs;
 
 /* Fills a from argv; returns 0, -1 after a usage error (already reported), 1 for --help. */
 static int parse_args(int argc, char **argv, PerftArgs *a)
 {
     static const char *const valued[] = { "--variant", "--fen",     "--chess960", "--depth",
-                                          "--turns",   "--ep-rule", "--unit" };
+                                          "--turns",   "--ep-rule", "--unit",     "--threads",
+                                          "--hash" };
     enum { NVALUED = sizeof valued / sizeof valued[0] };
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -79,6 +104,7 @@ static int parse_args(int argc, char **argv, PerftArgs *a)
             return 1;
         bool *flag = strcmp(arg, "--startpos") == 0 ? &a->startpos
                      : strcmp(arg, "--divide") == 0 ? &a->divide
+                     : strcmp(arg, "--quiet") == 0  ? &a->quiet
                                                     : NULL;
         if (flag) {
             if (*flag) {
@@ -89,7 +115,8 @@ static int parse_args(int argc, char **argv, PerftArgs *a)
             continue;
         }
         const char **slots[NVALUED] = { &a->variant, &a->fen,     &a->chess960, &a->depth,
-                                        &a->turns,   &a->ep_rule, &a->unit };
+                                        &a->turns,   &a->ep_rule, &a->unit,     &a->threads,
+                                        &a->hash };
         int k;
         const char *value = NULL;
         for (k = 0; k < NVALUED; k++)
@@ -170,21 +197,33 @@ int perft_command(int argc, char **argv)
     } else {
         if (strcmp(v->name, "chess960") != 0)
             return cli_error("--chess960 needs --variant chess960 (the variant is %s)", v->name);
-        /* Digits only, so that "5x" or "" is not read as a number. */
-        const char *c = a.chess960;
-        int number = 0;
-        for (; *c >= '0' && *c <= '9' && number < 100000; c++)
-            number = number * 10 + (*c - '0');
-        if (*c != '\0' || c == a.chess960)
+        long number;
+        if (!parse_count(a.chess960, 959, &number))
             return cli_error("bad Chess960 number '%s': must be a whole number from 0 to 959",
                              a.chess960);
-        if (setup_chess960(&s, v, number, err, sizeof err) != 0)
+        if (setup_chess960(&s, v, (int)number, err, sizeof err) != 0)
             return cli_error("%s", err);
     }
 
     Position p;
     position_from_setup(&p, &s);
-    divide_print(stdout, &p, &rules, unit, depth, a.divide, v->castle960);
+    PerftRunOptions run = { 0, 0, a.quiet };
+    long value;
+    if (a.threads) {
+        if (!parse_count(a.threads, PERFT_MAX_THREADS, &value) || value < 1)
+            return cli_error("bad thread count '%s': must be a whole number from 1 to %d",
+                             a.threads, PERFT_MAX_THREADS);
+        run.threads = (int)value;
+    }
+    if (a.hash) {
+        if (!parse_count(a.hash, PERFT_MAX_HASH_MB, &value))
+            return cli_error("bad hash size '%s': must be a whole number of megabytes from 0 to "
+                             "%d",
+                             a.hash, PERFT_MAX_HASH_MB);
+        run.hash_bytes = (size_t)value << 20;
+    }
+    if (divide_print(stdout, &p, &rules, unit, depth, a.divide, v->castle960, &run) != 0)
+        return 1;
     if (ferror(stdout)) {
         fputs("carrera: error writing the output\n", stderr);
         return 1;

@@ -236,7 +236,9 @@ static void cmd_go(Uci *u, char **tokens, int n)
         reply(u, "info string error: %s", err);
         return;
     }
-    divide_print(u->out, &u->pos, &u->turn_rules, UNIT_TURN, depth, true, castle960(u));
+    /* One thread: a GUI comparing perft expects the engine not to take every core. */
+    PerftRunOptions run = { 1, 0, true };
+    divide_print(u->out, &u->pos, &u->turn_rules, UNIT_TURN, depth, true, castle960(u), &run);
 }
 
 static void cmd_d(Uci *u)

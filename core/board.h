@@ -4,6 +4,7 @@
 #define CARRERA_BOARD_H
 
 #include "position.h"
+#include "perft_tt.h"
 #include "turn.h"
 
 #define DECLARE_BOARD_API(SUFFIX, N)                                                               \
@@ -20,7 +21,7 @@
     void board_make_turn_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,       \
                                   const Rules *r, const Turn *t, Board##N *o);                     \
     uint64_t board_perft_turns_##SUFFIX(const Board##N *b, const Castling##N *c,                   \
-                                        const Variant *v, const Rules *r, int d);                  \
+                                        const Variant *v, const Rules *r, int d, PerftTT *tt);     \
     uint64_t board_perft_movements_##SUFFIX(const Board##N *b, const Castling##N *c,               \
                                             const Variant *v, const Rules *r, int d);              \
     bool board_first_turn_##SUFFIX(const Board##N *b, const Rules *r);

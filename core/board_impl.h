@@ -10,6 +10,7 @@
  * testing the king's square on the resulting occupancy. */
 
 #include "board_attacks.h"
+#include "perft_tt.h"
 #include "zobrist.h"
 
 #if FILES == 8
@@ -414,18 +415,24 @@ static inline void make(const BoardT *b, const CastT *c, Move m, BoardT *o)
 
 /* ---- perft --------------------------------------------------------------------------------- */
 
-static uint64_t perft_rec(const BoardT *b, const CastT *c, const Variant *v, int depth)
+/* tt, when not NULL, remembers subtree counts from depth 2 up (the last ply is cheaper to
+ * count than to look up). */
+static uint64_t perft_rec(const BoardT *b, const CastT *c, const Variant *v, int depth, PerftTT *tt)
 {
     if (depth == 1)
         return (uint64_t)generate(b, c, v, NULL);
+    uint64_t total = 0;
+    if (tt && perft_tt_probe(tt, b->key, depth, &total))
+        return total;
     Move list[MAX_MOVES];
     int n = generate(b, c, v, list);
-    uint64_t total = 0;
     BoardT child;
     for (int i = 0; i < n; i++) {
         make(b, c, list[i], &child);
-        total += perft_rec(&child, c, v, depth - 1);
+        total += perft_rec(&child, c, v, depth - 1, tt);
     }
+    if (tt)
+        perft_tt_store(tt, b->key, depth, total);
     return total;
 }
 
@@ -446,7 +453,7 @@ bool SFX(board_in_check)(const BoardT *b)
 u128 SFX(board_key_slow)(const BoardT *b) { return compute_key(b); }
 uint64_t SFX(board_perft)(const BoardT *b, const CastT *c, const Variant *v, int depth)
 {
-    return depth <= 0 ? 1 : perft_rec(b, c, v, depth);
+    return depth <= 0 ? 1 : perft_rec(b, c, v, depth, NULL);
 }
 
 #include "turn_impl.h"

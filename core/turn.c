@@ -39,8 +39,13 @@ void position_make_turn(const Position *p, const Rules *r, const Turn *t, Positi
 
 uint64_t perft_turns(const Position *p, const Rules *r, int depth)
 {
-    return wide(p) ? board_perft_turns_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, depth)
-                   : board_perft_turns_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, depth);
+    return perft_turns_hashed(p, r, depth, NULL);
+}
+
+uint64_t perft_turns_hashed(const Position *p, const Rules *r, int depth, PerftTT *tt)
+{
+    return wide(p) ? board_perft_turns_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, depth, tt)
+                   : board_perft_turns_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, depth, tt);
 }
 
 uint64_t perft_movements(const Position *p, const Rules *r, int depth)
@@ -64,7 +69,14 @@ GameEnd position_game_end(const Position *p, const Rules *r)
     if (perft_turns(p, r, 1) > 0)
         return GAME_ON;
     /* Galvin's game knows no check: a side without movements simply cannot continue. */
-    return r->turns != TURNS_GALVIN && position_in_check(p) ? GAME_CHECKMATE : GAME_STALEMATE;
+    if (r->turns == TURNS_GALVIN || !position_in_check(p))
+        return GAME_STALEMATE;
+    /* Mate only when no first movement parries the check (RULES.md 4.1 rules 4-5): a parry
+     * with no second movement after it leaves the player stalemated. Under Extra Move every
+     * allowed first movement is a turn by itself, so no turn means no parry. */
+    Move moves[MAX_MOVES];
+    return r->turns == TURNS_EXTRAMOVE || position_legal_moves(p, moves) == 0 ? GAME_CHECKMATE
+                                                                               : GAME_STALEMATE;
 }
 
 void turn_to_uci(const Turn *t, const Variant *v, bool castle960, char *out)

@@ -7,6 +7,7 @@
 
 #include "move.h"
 #include "position.h"
+#include "perft_tt.h"
 #include "rules.h"
 
 typedef struct Turn {
@@ -37,6 +38,10 @@ void position_make_turn(const Position *p, const Rules *r, const Turn *t, Positi
  * movements are counted by the generator, not made. */
 uint64_t perft_turns(const Position *p, const Rules *r, int depth);
 
+/* The same with a transposition table (NULL for none); any rule set, single included. One table
+ * serves one root position and rule set at a time. */
+uint64_t perft_turns_hashed(const Position *p, const Rules *r, int depth, PerftTT *tt);
+
 /* The debugging count: distinct sequences of depth movements that begin sequences of complete
  * turns, each movement one ply. */
 uint64_t perft_movements(const Position *p, const Rules *r, int depth);
@@ -44,8 +49,8 @@ uint64_t perft_movements(const Position *p, const Rules *r, int depth);
 /* How a position at a turn boundary stands (RULES.md 4.1 rules 4-5, 4.3-4.5, section 6). */
 typedef enum GameEnd {
     GAME_ON,            /* the side to move has a complete turn */
-    GAME_CHECKMATE,     /* no complete turn, in check: the side to move has lost */
-    GAME_STALEMATE,     /* no complete turn, not in check: a draw (Galvin: no movement at all) */
+    GAME_CHECKMATE,     /* in check, and no allowed first movement parries it: lost */
+    GAME_STALEMATE,     /* no complete turn otherwise: a draw (Galvin: no movement at all) */
     GAME_KING_CAPTURED  /* Galvin's game: the side to move has lost its king */
 } GameEnd;
 

@@ -9,6 +9,7 @@ typedef struct TurnCtx {
     const CastT *c;
     const Variant *v;
     Rules r;
+    PerftTT *tt; /* NULL or the table for turn perft counts */
 } TurnCtx;
 
 static inline bool has_king(const BoardT *b, int color)
@@ -296,8 +297,15 @@ static bool each_turn(const BoardT *b, const TurnCtx *t, TurnVisit *vis)
 
 static uint64_t turns_rec(const BoardT *b, const TurnCtx *t, int depth)
 {
+    /* The count depends on whether this is White's one-movement first turn: part of the key. */
+    u128 key = b->key ^ (first_turn(b, &t->r) ? Z->first_turn : 0);
+    uint64_t cached;
+    if (t->tt && depth >= 2 && perft_tt_probe(t->tt, key, depth, &cached))
+        return cached;
     TurnVisit vis = { depth, 0, NULL };
     each_turn(b, t, &vis);
+    if (t->tt && depth >= 2)
+        perft_tt_store(t->tt, key, depth, vis.nodes);
     return vis.nodes;
 }
 
@@ -350,7 +358,7 @@ static uint64_t movements_rec(const BoardT *b, const TurnCtx *t, int depth)
 
 bool SFX(board_turns)(const BoardT *b, const CastT *c, const Variant *v, const Rules *r, TurnList *l)
 {
-    TurnCtx t = { c, v, *r };
+    TurnCtx t = { c, v, *r, NULL };
     TurnVisit vis = { 1, 0, l };
     return each_turn(b, &t, &vis);
 }
@@ -358,7 +366,7 @@ bool SFX(board_turns)(const BoardT *b, const CastT *c, const Variant *v, const R
 void SFX(board_make_turn)(const BoardT *b, const CastT *c, const Variant *v, const Rules *r,
                           const Turn *turn, BoardT *o)
 {
-    TurnCtx t = { c, v, *r };
+    TurnCtx t = { c, v, *r, NULL };
     const BoardT start = *b;
     BoardT after1, d;
     make(&start, c, turn->m[0], &after1);
@@ -376,18 +384,18 @@ void SFX(board_make_turn)(const BoardT *b, const CastT *c, const Variant *v, con
 }
 
 uint64_t SFX(board_perft_turns)(const BoardT *b, const CastT *c, const Variant *v, const Rules *r,
-                                int depth)
+                                int depth, PerftTT *tt)
 {
-    TurnCtx t = { c, v, *r };
+    TurnCtx t = { c, v, *r, tt };
     if (depth <= 0)
         return 1;
-    return r->turns == TURNS_SINGLE ? perft_rec(b, c, v, depth) : turns_rec(b, &t, depth);
+    return r->turns == TURNS_SINGLE ? perft_rec(b, c, v, depth, tt) : turns_rec(b, &t, depth);
 }
 
 uint64_t SFX(board_perft_movements)(const BoardT *b, const CastT *c, const Variant *v,
                                     const Rules *r, int depth)
 {
-    TurnCtx t = { c, v, *r };
+    TurnCtx t = { c, v, *r, NULL };
     return depth <= 0 ? 1 : movements_rec(b, &t, depth);
 }
 

@@ -1,0 +1,45 @@
+/* Perft as a job: the tree is cut into many subtrees (work units) that OpenMP threads take one
+ * at a time, so the load balances whatever the shape of the tree; an optional transposition table
+ * shared by the threads; per-root-move counts for divide; progress reports through a callback
+ * (the core prints nothing). Every rule set, the double-move ones included. */
+#ifndef CARRERA_PERFT_H
+#define CARRERA_PERFT_H
+
+#include "turn.h"
+
+typedef struct PerftProgress {
+    uint64_t units_done, units_total; /* subtrees finished / in all */
+    uint64_t nodes;                   /* leaf nodes counted so far */
+} PerftProgress;
+
+/* Called after every finished unit, from one thread at a time. */
+typedef void (*PerftProgressFn)(const PerftProgress *progress, void *ctx);
+
+typedef struct PerftJob {
+    const Position *root;
+    Rules rules;
+    int depth;
+    int threads;       /* 0: OpenMP's default (OMP_NUM_THREADS, else every core) */
+    size_t hash_bytes; /* 0: no transposition table */
+    PerftProgressFn progress;
+    void *progress_ctx;
+} PerftJob;
+
+typedef struct PerftRootCount {
+    Turn turn; /* a legal move (one-movement turn) or complete turn of the root */
+    uint64_t nodes;
+} PerftRootCount;
+
+typedef struct PerftResult {
+    uint64_t nodes;       /* the perft total */
+    PerftRootCount *root; /* the divide, in generation order (none at depth 0) */
+    size_t n_root;
+    size_t units;         /* how many subtrees the threads shared */
+    size_t hash_bytes;    /* memory the table really used (0 without one) */
+} PerftResult;
+
+/* Runs the job. Returns 0, or -1 when memory for the work units or the table runs out. */
+int perft_job_run(const PerftJob *job, PerftResult *out);
+void perft_result_free(PerftResult *r);
+
+#endif

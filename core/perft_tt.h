@@ -1,0 +1,25 @@
+/* The perft transposition table: counts of subtrees by (position, depth), shared by all threads
+ * without locks. An entry is trusted only when both 64-bit halves of the 128-bit Zobrist key
+ * match (the low half also picks the slot), and its words are written so that a read that sees
+ * a mix of two writes fails that check: a wrong count is as likely as a 128-bit key collision. */
+#ifndef CARRERA_PERFT_TT_H
+#define CARRERA_PERFT_TT_H
+
+#include "types.h"
+
+typedef struct PerftTT PerftTT;
+
+/* A table of at most bytes bytes (at least one bucket); NULL when memory runs out. */
+PerftTT *perft_tt_new(size_t bytes);
+void perft_tt_free(PerftTT *tt);
+
+/* The number of bytes the table really uses. */
+size_t perft_tt_bytes(const PerftTT *tt);
+
+/* Whether a count for (key, depth) is stored; if so *count receives it. */
+bool perft_tt_probe(const PerftTT *tt, u128 key, int depth, uint64_t *count);
+
+/* Stores a count, replacing the shallower of the two entries of its bucket. */
+void perft_tt_store(PerftTT *tt, u128 key, int depth, uint64_t count);
+
+#endif
