@@ -1,0 +1,144 @@
+/* Tests of the parallel perft driver (core/perft.c) and its table (core/perft_tt.c): whatever
+ * the number of threads and the table size, even a table of one bucket that every position
+ * fights over, counts and divides equal the plain single-threaded perft, for single-move chess
+ * on reference positions and for the double-move rule sets. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "epd.h"
+#include "perft.h"
+
+static const int THREADS[] = { 1, 2, 3 };
+/* No table, one 64-byte bucket (constant collisions), a small and a roomy table. */
+static const size_t HASH[] = { 0, 64, 1 << 16, 1 << 24 };
+
+static void position_of(const char *variant, const char *fen, const Rules *r, Position *p)
+{
+    Setup s;
+    char err[256];
+    const Variant *v = variant_by_name(variant);
+    assert_non_null(v);
+    if (!fen)
+        setup_start(&s, v);
+    else if (setup_from_fen_rules(&s, v, r, fen, err, sizeof err) != 0)
+        fail_msg("%s: %s", fen, err);
+    position_from_setup(p, &s);
+}
+
+/* Runs the job in every configuration and checks total and divide against plain perft. */
+static void check_all_configurations(const Position *p, const Rules *r, int depth, uint64_t want)
+{
+    TurnList turns = { 0 };
+    assert_true(position_turns(p, r, &turns));
+    for (size_t t = 0; t < sizeof THREADS / sizeof THREADS[0]; t++)
+        for (size_t h = 0; h < sizeof HASH / sizeof HASH[0]; h++) {
+            PerftJob job = { p, *r, depth, THREADS[t], HASH[h], NULL, NULL };
+            PerftResult res;
+            assert_int_equal(perft_job_run(&job, &res), 0);
+            if (res.nodes != want)
+                fail_msg("%s depth %d, %d threads, %zu-byte table: %llu, expected %llu",
+                         turn_rules_name(r->turns), depth, THREADS[t], HASH[h],
+                         (unsigned long long)res.nodes, (unsigned long long)want);
+            assert_true(HASH[h] == 0 || res.hash_bytes <= HASH[h] || HASH[h] < 64);
+            assert_int_equal(res.n_root, turns.n);
+            for (size_t i = 0; i < res.n_root && depth > 1; i++) {
+                Position child;
+                position_make_turn(p, r, &res.root[i].turn, &child);
+                if (t == 0 && h == 0)
+                    assert_true(res.root[i].nodes == perft_turns(&child, r, depth - 1));
+            }
+            perft_result_free(&res);
+        }
+    turn_list_free(&turns);
+}
+
+static void reference_positions(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *variant;
+        uint64_t max_nodes;
+    } files[] = {
+        { "standard.epd", "chess", 3000000 },
+        { "chess960_tricky.epd", "chess960", 3000000 },
+        { "capablanca.epd", "capablanca", 3000000 },
+    };
+    const Rules single = { TURNS_SINGLE, EP_CLASSIC };
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        EpdEntry *e;
+        int n = epd_read(files[f].file, &e);
+        assert_true(n > 0);
+        /* Every fourth position, at its deepest depth within the node limit. */
+        for (int i = 0; i < n; i += 4) {
+            int d = e[i].max_depth;
+            while (d > 1 && (e[i].nodes[d] == 0 || e[i].nodes[d] > files[f].max_nodes))
+                d--;
+            Position p;
+            position_of(e[i].variant[0] ? e[i].variant : files[f].variant, e[i].fen, &single, &p);
+            check_all_configurations(&p, &single, d, e[i].nodes[d]);
+        }
+        free(e);
+    }
+}
+
+static void double_move_rules(void **state)
+{
+    (void)state;
+    for (int t = TURNS_MARSEILLAIS; t < TURNS_NB; t++)
+        for (int ep = EP_CLASSIC; ep <= EP_MODERN; ep++) {
+            Rules r = { (TurnRules)t, (EpRule)ep };
+            Position p;
+            position_of("chess", NULL, &r, &p);
+            int depth = t == TURNS_MARSEILLAIS ? 2 : 3;
+            check_all_configurations(&p, &r, depth, perft_turns(&p, &r, depth));
+            position_of("capablanca", NULL, &r, &p);
+            check_all_configurations(&p, &r, 2, perft_turns(&p, &r, 2));
+        }
+}
+
+/* The table alone: what is stored is found, a different depth or key is not, and a full bucket
+ * keeps the deeper entries. */
+static void table_entries(void **state)
+{
+    (void)state;
+    PerftTT *tt = perft_tt_new(64);
+    assert_non_null(tt);
+    assert_int_equal(perft_tt_bytes(tt), 64);
+    uint64_t c = 0;
+    u128 k1 = ((u128)0x0123456789abcdefull << 64) | 0xfedcba9876543210ull;
+    u128 k2 = k1 ^ ((u128)1 << 64); /* same slot, other verification half */
+    assert_false(perft_tt_probe(tt, k1, 3, &c));
+    perft_tt_store(tt, k1, 3, 12345);
+    assert_true(perft_tt_probe(tt, k1, 3, &c));
+    assert_true(c == 12345);
+    assert_false(perft_tt_probe(tt, k1, 4, &c));
+    assert_false(perft_tt_probe(tt, k2, 3, &c));
+    perft_tt_store(tt, k2, 5, 777);
+    assert_true(perft_tt_probe(tt, k2, 5, &c) && c == 777);
+    assert_true(perft_tt_probe(tt, k1, 3, &c) && c == 12345);
+    perft_tt_store(tt, k1 ^ 2, 2, 1); /* replaces the shallower (depth 3) entry */
+    assert_false(perft_tt_probe(tt, k1, 3, &c));
+    assert_true(perft_tt_probe(tt, k2, 5, &c) && c == 777);
+    perft_tt_free(tt);
+    tt = perft_tt_new((size_t)100 << 20);
+    assert_non_null(tt);
+    assert_true(perft_tt_bytes(tt) <= (size_t)100 << 20 && perft_tt_bytes(tt) > (size_t)50 << 20);
+    perft_tt_free(tt);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(table_entries),
+        cmocka_unit_test(reference_positions),
+        cmocka_unit_test(double_move_rules),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
