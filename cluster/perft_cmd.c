@@ -1,10 +1,13 @@
 /* The `carrera perft` command: option parsing, the start position, and the report. */
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli_error.h"
 #include "divide.h"
 #include "perft_cmd.h"
+#include "perft_stats.h"
 #include "setup.h"
 #include "variant.h"
 
@@ -32,6 +35,9 @@ void perft_usage(FILE *out)
           "  --hash MB        transposition table of MB megabytes shared by the threads\n"
           "                   (default 0: none)\n"
           "  --quiet          no progress report on stderr\n"
+          "  --stats          per depth: nodes, captures, en passant, castles, promotions,\n"
+          "                   checks, discovered and double checks, checkmates (and one- and\n"
+          "                   two-movement turns); slower, not with --divide\n"
           "\n"
           "Prints `move: count` lines (with --divide) and a blank line, then\n"
           "`Nodes searched: N`, as Stockfish's `go perft` does.\n",
@@ -86,9 +92,42 @@ static bool parse_count(const char *text, long max, long *out)
     return true;
 }
 
+/* The --stats table: one row per depth, then what divide_print ends with. */
+static int print_stats(const Position *p, const Rules *r, int depth, int threads)
+{
+    PerftStats *st = calloc((size_t)(depth > 0 ? depth : 1), sizeof *st);
+    if (!st || perft_stats(p, r, depth, threads, st) != 0) {
+        free(st);
+        fputs("carrera: error: out of memory\n", stderr);
+        return -1;
+    }
+    const bool turns = r->turns != TURNS_SINGLE;
+    printf("%5s %18s %16s %12s %12s %12s %14s %12s %10s %12s", "depth", "nodes", "captures",
+           "e.p.", "castles", "promotions", "checks", "discovered", "double", "checkmates");
+    if (turns)
+        printf(" %18s %18s", "one-movement", "two-movement");
+    putchar('\n');
+    for (int d = 0; d < depth; d++) {
+        const PerftStats *s = &st[d];
+        printf("%5d %18" PRIu64 " %16" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
+               " %14" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64,
+               d + 1, s->nodes, s->captures, s->en_passant, s->castles, s->promotions, s->checks,
+               s->discovered_checks, s->double_checks, s->checkmates);
+        if (turns)
+            printf(" %18" PRIu64 " %18" PRIu64, s->one_movement, s->two_movement);
+        putchar('\n');
+    }
+    putchar('\n');
+    if (turns)
+        printf("Unit: turns (%s, %s en passant)\n", turn_rules_name(r->turns), ep_rule_name(r->ep));
+    printf("Nodes searched: %" PRIu64 "\n", depth > 0 ? st[depth - 1].nodes : 1);
+    free(st);
+    return 0;
+}
+
 typedef struct PerftArgs {
     const char *variant, *fen, *chess960, *depth, *turns, *ep_rule, *unit, *threads, *hash;
-    bool startpos, divide, quiet;
+    bool startpos, divide, quiet, stats;
 } PerftArgs;
 
 /* Fills a from argv; returns 0, -1 after a usage error (already reported), 1 for --help. */
@@ -105,6 +144,7 @@ static int parse_args(int argc, char **argv, PerftArgs *a)
         bool *flag = strcmp(arg, "--startpos") == 0 ? &a->startpos
                      : strcmp(arg, "--divide") == 0 ? &a->divide
                      : strcmp(arg, "--quiet") == 0  ? &a->quiet
+                     : strcmp(arg, "--stats") == 0  ? &a->stats
                                                     : NULL;
         if (flag) {
             if (*flag) {
@@ -222,8 +262,14 @@ int perft_command(int argc, char **argv)
                              a.hash, PERFT_MAX_HASH_MB);
         run.hash_bytes = (size_t)value << 20;
     }
-    if (divide_print(stdout, &p, &rules, unit, depth, a.divide, v->castle960, &run) != 0)
+    if (a.stats) {
+        if (a.divide || unit == UNIT_MOVEMENT)
+            return cli_error("--stats counts by turn and cannot divide: drop --divide and --unit");
+        if (print_stats(&p, &rules, depth, run.threads) != 0)
+            return 1;
+    } else if (divide_print(stdout, &p, &rules, unit, depth, a.divide, v->castle960, &run) != 0) {
         return 1;
+    }
     if (ferror(stdout)) {
         fputs("carrera: error writing the output\n", stderr);
         return 1;

@@ -14,6 +14,7 @@
     int board_moves_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v, Move *l);  \
     void board_make_##SUFFIX(const Board##N *b, const Castling##N *c, Move m, Board##N *o);        \
     bool board_in_check_##SUFFIX(const Board##N *b);                                               \
+    int board_checkers_##SUFFIX(const Board##N *b, int *squares);                                  \
     u128 board_key_slow_##SUFFIX(const Board##N *b);                                           \
     uint64_t board_perft_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v, int d); \
     bool board_turns_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,           \

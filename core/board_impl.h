@@ -450,6 +450,17 @@ bool SFX(board_in_check)(const BoardT *b)
     BB king = b->by_type[KING] & b->by_color[b->side]; /* gone in Galvin's game */
     return king && attacked_by(b, lsb(king), b->side ^ 1, b->by_type[NO_TYPE], 0);
 }
+int SFX(board_checkers)(const BoardT *b, int *squares)
+{
+    BB king = b->by_type[KING] & b->by_color[b->side];
+    if (!king)
+        return 0;
+    BB checkers = attackers_to(b, lsb(king), b->by_type[NO_TYPE]) & b->by_color[b->side ^ 1];
+    int n = 0;
+    while (checkers)
+        squares[n++] = pop_lsb(&checkers);
+    return n;
+}
 u128 SFX(board_key_slow)(const BoardT *b) { return compute_key(b); }
 uint64_t SFX(board_perft)(const BoardT *b, const CastT *c, const Variant *v, int depth)
 {

@@ -71,6 +71,11 @@ bool position_in_check(const Position *p)
     return wide(p) ? board_in_check_10(&p->u.b10.board) : board_in_check_8(&p->u.b8.board);
 }
 
+int position_checkers(const Position *p, int squares[MAX_CHECKERS])
+{
+    return wide(p) ? board_checkers_10(&p->u.b10.board, squares) : board_checkers_8(&p->u.b8.board, squares);
+}
+
 u128 position_key128(const Position *p) { return wide(p) ? p->u.b10.board.key : p->u.b8.board.key; }
 
 u128 position_key_slow(const Position *p)

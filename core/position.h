@@ -56,6 +56,11 @@ void position_make(const Position *p, Move m, Position *out);
 
 int position_side(const Position *p);
 bool position_in_check(const Position *p);
+
+/* The squares of the pieces giving check to the side to move (at most MAX_CHECKERS); returns
+ * their number. */
+#define MAX_CHECKERS 16
+int position_checkers(const Position *p, int squares[MAX_CHECKERS]);
 /* The Zobrist key (128 bits: two independent 64-bit keys); position_key is its low half. */
 u128 position_key128(const Position *p);
 static inline uint64_t position_key(const Position *p) { return (uint64_t)position_key128(p); }
