@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bisect.h"
 #include "cli_error.h"
 #include "perft_cmd.h"
 #include "uci.h"
@@ -24,6 +25,8 @@ static void usage(FILE *out)
           "commands:\n"
           "  perft   count the legal move paths from a position (carrera perft --help)\n"
           "  uci     talk the UCI protocol on stdin/stdout (perft and position handling)\n"
+          "  bisect  find where a UCI engine's perft differs from Carrera's\n"
+          "          (carrera bisect --help)\n"
           "\n"
           "variants:",
           out);
@@ -50,6 +53,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(command, "perft") == 0)
         return perft_command(argc - 1, argv + 1);
+    if (strcmp(command, "bisect") == 0)
+        return bisect_command(argc - 1, argv + 1);
     if (strcmp(command, "uci") == 0) {
         if (argc > 2) {
             if (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {

@@ -1,4 +1,4 @@
-/* Child programs over pipes for the tests: fork/exec, line reads with a deadline. */
+/* Child programs over pipes: fork/exec, line reads with a deadline. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "subprocess.h"
@@ -20,36 +20,46 @@ static long long now_ms(void)
     return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+static void close_pair(int fd[2])
+{
+    close(fd[0]);
+    close(fd[1]);
+}
+
 int subprocess_start(Subprocess *p, char *const argv[], char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
     p->pid = -1;
     p->to_child = p->from_child = -1;
-    if (access(argv[0], X_OK) != 0) {
-        snprintf(err, errlen, "cannot run %s: %s", argv[0], strerror(errno));
-        return -1;
-    }
-    int in[2], out[2];
+    /* status carries the child's errno when exec fails: it is close-on-exec, so a successful
+     * exec closes it unwritten and the parent reads end of file. Unlike a check before the
+     * fork, this sees every reason exec can fail, PATH lookup included. */
+    int in[2], out[2], status[2];
     if (pipe(in) != 0)
         goto fail;
     if (pipe(out) != 0) {
-        close(in[0]);
-        close(in[1]);
+        close_pair(in);
         goto fail;
     }
-    /* A writer that has gone must give EPIPE, not kill the test. */
+    if (pipe(status) != 0) {
+        close_pair(in);
+        close_pair(out);
+        goto fail;
+    }
+    /* A reader that has gone must give EPIPE, not kill this process. */
     signal(SIGPIPE, SIG_IGN);
     /* Our ends must not leak into later children: a leaked write end would keep a child's
      * stdin open after we close it. */
     fcntl(in[1], F_SETFD, FD_CLOEXEC);
     fcntl(out[0], F_SETFD, FD_CLOEXEC);
+    fcntl(status[0], F_SETFD, FD_CLOEXEC);
+    fcntl(status[1], F_SETFD, FD_CLOEXEC);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
-        close(in[0]);
-        close(in[1]);
-        close(out[0]);
-        close(out[1]);
+        close_pair(in);
+        close_pair(out);
+        close_pair(status);
         goto fail;
     }
     if (pid == 0) {
@@ -57,17 +67,33 @@ int subprocess_start(Subprocess *p, char *const argv[], char *err, size_t errlen
         dup2(out[1], STDOUT_FILENO);
         close(in[0]);
         close(out[1]);
-        execv(argv[0], argv);
+        execvp(argv[0], argv);
+        int why = errno;
+        ssize_t ignored = write(status[1], &why, sizeof why);
+        (void)ignored;
         _exit(127);
     }
     close(in[0]);
     close(out[1]);
+    close(status[1]);
+    int why = 0;
+    ssize_t got;
+    while ((got = read(status[0], &why, sizeof why)) < 0 && errno == EINTR)
+        ;
+    close(status[0]);
+    if (got == (ssize_t)sizeof why) {
+        waitpid(pid, NULL, 0);
+        close(in[1]);
+        close(out[0]);
+        snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(why));
+        return -1;
+    }
     p->pid = pid;
     p->to_child = in[1];
     p->from_child = out[0];
     return 0;
 fail:
-    snprintf(err, errlen, "cannot start %s: %s", argv[0], strerror(errno));
+    snprintf(err, errlen, "cannot start '%s': %s", argv[0], strerror(errno));
     return -1;
 }
 
@@ -89,33 +115,47 @@ int subprocess_send(Subprocess *p, const char *text)
     return 0;
 }
 
+/* Moves the first take bytes of the buffer to line (cut to fit, without a trailing CR) and drops
+ * used bytes from the buffer. */
+static void take_line(Subprocess *p, size_t take, size_t used, char *line, size_t linelen)
+{
+    size_t copy = take < linelen - 1 ? take : linelen - 1;
+    memcpy(line, p->buf, copy);
+    line[copy] = '\0';
+    if (copy > 0 && line[copy - 1] == '\r')
+        line[copy - 1] = '\0';
+    memmove(p->buf, p->buf + used, p->len - used);
+    p->len -= used;
+}
+
 int subprocess_read_line(Subprocess *p, char *line, size_t linelen, int timeout_ms)
 {
     long long deadline = now_ms() + timeout_ms;
     for (;;) {
         char *nl = memchr(p->buf, '\n', p->len);
-        /* A full buffer without a newline is returned as a (cut) line. */
-        if (nl || p->len == sizeof p->buf) {
-            size_t take = nl ? (size_t)(nl - p->buf) : p->len;
-            size_t copy = take < linelen - 1 ? take : linelen - 1;
-            memcpy(line, p->buf, copy);
-            line[copy] = '\0';
-            if (copy > 0 && line[copy - 1] == '\r')
-                line[copy - 1] = '\0';
-            size_t used = nl ? take + 1 : take;
-            memmove(p->buf, p->buf + used, p->len - used);
-            p->len -= used;
+        if (nl) {
+            size_t take = (size_t)(nl - p->buf);
+            take_line(p, take, take + 1, line, linelen);
             return 1;
         }
+        /* A full buffer without a newline is returned as a (cut) line. */
+        if (p->len == sizeof p->buf) {
+            take_line(p, p->len, p->len, line, linelen);
+            return 1;
+        }
+        if (p->from_child < 0)
+            return 0;
         long long left = deadline - now_ms();
-        if (left <= 0)
-            return -1;
+        if (left < 0)
+            left = 0;
         struct pollfd fd = { .fd = p->from_child, .events = POLLIN };
         int ready = poll(&fd, 1, (int)left);
         if (ready < 0 && errno == EINTR)
             continue;
-        if (ready <= 0)
-            return ready == 0 ? -1 : 0;
+        if (ready < 0)
+            return 0;
+        if (ready == 0)
+            return -1;
         ssize_t n = read(p->from_child, p->buf + p->len, sizeof p->buf - p->len);
         if (n < 0 && errno == EINTR)
             continue;
@@ -123,10 +163,7 @@ int subprocess_read_line(Subprocess *p, char *line, size_t linelen, int timeout_
             if (p->len == 0)
                 return 0;
             /* The last line had no newline: return what there is. */
-            size_t copy = p->len < linelen - 1 ? p->len : linelen - 1;
-            memcpy(line, p->buf, copy);
-            line[copy] = '\0';
-            p->len = 0;
+            take_line(p, p->len, p->len, line, linelen);
             return 1;
         }
         p->len += (size_t)n;

@@ -1,0 +1,35 @@
+/* A child program driven over pipes, line by line: the UCI engine `carrera bisect` compares with,
+ * and the programs the tests talk to (Fairy-Stockfish for the oracle, carrera itself). Reads wait
+ * with a deadline so that a silent or stuck child becomes an error instead of a hang. */
+#ifndef CARRERA_SUBPROCESS_H
+#define CARRERA_SUBPROCESS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct Subprocess {
+    pid_t pid;
+    int to_child;    /* the child's stdin, -1 once closed */
+    int from_child;  /* the child's stdout */
+    char buf[16384]; /* read but not yet returned */
+    size_t len;
+} Subprocess;
+
+/* Starts the program argv[0] with argv: a path, or a name looked up in PATH. stdin and stdout
+ * are pipes, stderr is inherited. Returns 0, or -1 with a message in err when the program
+ * cannot be run (not found, not executable, no pipes or processes left). */
+int subprocess_start(Subprocess *p, char *const argv[], char *err, size_t errlen);
+
+/* Writes text to the child's stdin. Returns 0, or -1 if the child has gone. */
+int subprocess_send(Subprocess *p, const char *text);
+
+/* Reads one line (without the newline) into line. Returns 1 for a line, 0 at end of output,
+ * -1 when nothing arrived for timeout_ms milliseconds. Longer lines are cut to fit. */
+int subprocess_read_line(Subprocess *p, char *line, size_t linelen, int timeout_ms);
+
+/* Closes the child's stdin and waits up to timeout_ms for it to exit (killing it after that;
+ * 0 kills it at once unless it has already exited). Returns its exit status, 128 + signal number
+ * if a signal ended it, or -1 on error. */
+int subprocess_finish(Subprocess *p, int timeout_ms);
+
+#endif
