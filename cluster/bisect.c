@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli_error.h"
+#include "options.h"
 #include "divide.h"
 #include "engine.h"
 #include "move.h"
@@ -53,95 +54,6 @@ void bisect_usage(FILE *out)
           "Exit status: 0 no difference, 1 a difference (reported on stdout), 2 usage error,\n"
           "3 the engine failed (cannot start, exited, timed out, unreadable output).\n",
           out);
-}
-
-typedef struct BisectArgs {
-    const char *engine, *variant, *fen, *chess960, *depth, *turns, *ep_rule, *timeout;
-    bool startpos, quiet;
-} BisectArgs;
-
-/* Whether arg is the option name, alone or as `name=value`; sets *inline_value for the latter. */
-static bool is_option(const char *arg, const char *name, const char **inline_value)
-{
-    size_t len = strlen(name);
-    if (strncmp(arg, name, len) != 0)
-        return false;
-    if (arg[len] == '\0') {
-        *inline_value = NULL;
-        return true;
-    }
-    if (arg[len] == '=') {
-        *inline_value = arg + len + 1;
-        return true;
-    }
-    return false;
-}
-
-/* Fills a from argv; returns 0, -1 after a usage error (already reported), 1 for --help. */
-static int parse_args(int argc, char **argv, BisectArgs *a)
-{
-    static const char *const valued[] = { "--engine", "--variant", "--fen",     "--chess960",
-                                          "--depth",  "--turns",   "--ep-rule", "--timeout" };
-    enum { NVALUED = sizeof valued / sizeof valued[0] };
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
-            return 1;
-        bool *flag = strcmp(arg, "--startpos") == 0 ? &a->startpos
-                     : strcmp(arg, "--quiet") == 0  ? &a->quiet
-                                                    : NULL;
-        if (flag) {
-            if (*flag) {
-                cli_error("option %s given twice", arg);
-                return -1;
-            }
-            *flag = true;
-            continue;
-        }
-        const char **slots[NVALUED] = { &a->engine, &a->variant, &a->fen,     &a->chess960,
-                                        &a->depth,  &a->turns,   &a->ep_rule, &a->timeout };
-        int k;
-        const char *value = NULL;
-        for (k = 0; k < NVALUED; k++)
-            if (is_option(arg, valued[k], &value))
-                break;
-        if (k == NVALUED) {
-            if (arg[0] == '-')
-                cli_error("unknown option '%s' for bisect (see carrera bisect --help)", arg);
-            else
-                cli_error("unexpected argument '%s' for bisect (see carrera bisect --help)", arg);
-            return -1;
-        }
-        if (!value) {
-            if (i + 1 >= argc) {
-                cli_error("option %s needs a value", valued[k]);
-                return -1;
-            }
-            value = argv[++i];
-        }
-        if (*slots[k]) {
-            cli_error("option %s given twice", valued[k]);
-            return -1;
-        }
-        *slots[k] = value;
-    }
-    return 0;
-}
-
-/* A whole decimal number from min to max; -1 for anything else. */
-static long parse_number(const char *text, long min, long max)
-{
-    long value = 0;
-    if (*text == '\0')
-        return -1;
-    for (const char *c = text; *c; c++) {
-        if (*c < '0' || *c > '9')
-            return -1;
-        value = value * 10 + (*c - '0');
-        if (value > max)
-            return -1;
-    }
-    return value >= min ? value : -1;
 }
 
 typedef struct Bisect {
@@ -498,21 +410,20 @@ done:
     return status;
 }
 
-/* Variant names in error-message form: "chess, chess960, ...". */
-static void variant_names(char *out, size_t outlen)
-{
-    int count;
-    const Variant *const *all = variant_all(&count);
-    size_t used = 0;
-    out[0] = '\0';
-    for (int i = 0; i < count && used < outlen; i++)
-        used += (size_t)snprintf(out + used, outlen - used, "%s%s", i ? ", " : "", all[i]->name);
-}
-
 int bisect_command(int argc, char **argv)
 {
-    BisectArgs a = { 0 };
-    int parsed = parse_args(argc, argv, &a);
+    PositionArgs pos = { 0 };
+    const char *engine = NULL, *depth_text = NULL, *timeout = NULL;
+    bool quiet = false;
+    const Option options[] = {
+        { "--engine", &engine, NULL },       { "--variant", &pos.variant, NULL },
+        { "--fen", &pos.fen, NULL },         { "--chess960", &pos.chess960, NULL },
+        { "--startpos", NULL, &pos.startpos }, { "--turns", &pos.turns, NULL },
+        { "--ep-rule", &pos.ep_rule, NULL }, { "--depth", &depth_text, NULL },
+        { "--timeout", &timeout, NULL },     { "--quiet", NULL, &quiet },
+        { NULL, NULL, NULL },
+    };
+    int parsed = options_parse(argc, argv, "bisect", options);
     if (parsed < 0)
         return EXIT_USAGE;
     if (parsed > 0) {
@@ -520,60 +431,28 @@ int bisect_command(int argc, char **argv)
         return 0;
     }
 
-    if (!a.engine)
+    if (!engine)
         return cli_error(
             "bisect needs --engine COMMAND (e.g. --engine /usr/games/fairy-stockfish)");
-    if (strspn(a.engine, " \t\r\n") == strlen(a.engine))
+    if (strspn(engine, " \t\r\n") == strlen(engine))
         return cli_error("the --engine command is empty");
-    const Variant *v = variant_by_name(a.variant ? a.variant : "chess");
-    if (!v) {
-        char names[512];
-        variant_names(names, sizeof names);
-        return cli_error("unknown variant '%s' (valid: %s)", a.variant, names);
-    }
-    int sources = a.startpos + (a.fen != NULL) + (a.chess960 != NULL);
-    if (sources == 0)
-        return cli_error("bisect needs a position: --startpos, --fen FEN or --chess960 N");
-    if (sources > 1)
-        return cli_error("give only one of --startpos, --fen and --chess960");
-    if (!a.depth)
+    Setup s;
+    Rules rules;
+    if (options_position(&pos, "bisect", &s, &rules) != 0)
+        return EXIT_USAGE;
+    const Variant *v = s.variant;
+    if (!depth_text)
         return cli_error("bisect needs --depth D");
     int depth;
     char err[256];
-    if (divide_parse_depth(a.depth, &depth, err, sizeof err) != 0)
+    if (divide_parse_depth(depth_text, &depth, err, sizeof err) != 0)
         return cli_error("%s", err);
     if (depth == 0)
         return cli_error("bisect needs --depth of at least 1 (depth 0 has no moves to compare)");
     long timeout_s = DEFAULT_TIMEOUT_S;
-    if (a.timeout && (timeout_s = parse_number(a.timeout, 1, MAX_TIMEOUT_S)) < 0)
+    if (timeout && !options_number(timeout, 1, MAX_TIMEOUT_S, &timeout_s))
         return cli_error("bad timeout '%s': must be a whole number of seconds from 1 to %d",
-                         a.timeout, MAX_TIMEOUT_S);
-
-    Rules rules = { TURNS_SINGLE, EP_CLASSIC };
-    if (a.turns && !turn_rules_parse(a.turns, &rules.turns))
-        return cli_error("unknown turn rules '%s' (valid: single, marseillais, "
-                         "marseillais-balanced, galvin, bennekom, extramove)",
-                         a.turns);
-    if (a.ep_rule && !ep_rule_parse(a.ep_rule, &rules.ep))
-        return cli_error("unknown en passant rule '%s' (valid: classic, modern)", a.ep_rule);
-
-    Setup s;
-    if (a.startpos) {
-        setup_start(&s, v);
-    } else if (a.fen) {
-        if (setup_from_fen_rules(&s, v, &rules, a.fen, err, sizeof err) != 0)
-            return cli_error("bad FEN for %s under %s rules: %s", v->name,
-                             turn_rules_name(rules.turns), err);
-    } else {
-        if (!v->random_array || v->files != 8)
-            return cli_error("--chess960 needs --variant chess960 (the variant is %s)", v->name);
-        long number = parse_number(a.chess960, 0, 959);
-        if (number < 0)
-            return cli_error("bad Chess960 number '%s': must be a whole number from 0 to 959",
-                             a.chess960);
-        if (setup_chess960(&s, v, (int)number, err, sizeof err) != 0)
-            return cli_error("%s", err);
-    }
+                         timeout, MAX_TIMEOUT_S);
 
     Bisect b = { 0 };
     b.variant = v;
@@ -581,7 +460,7 @@ int bisect_command(int argc, char **argv)
     b.castle960 = v->castle960;
     b.style = v->castle960 ? FEN_CASTLING_SHREDDER : FEN_CASTLING_KQ;
     b.timeout_ms = (int)(timeout_s * 1000);
-    b.quiet = a.quiet;
+    b.quiet = quiet;
     Position root;
     position_from_setup(&root, &s);
     fen_of(&b, &root, b.root_fen);
@@ -593,11 +472,11 @@ int bisect_command(int argc, char **argv)
                        : strcmp(v->name, "chess") == 0  ? NULL
                                                         : v->name,
         .chess960 = v->castle960,
-        .turn_rules = a.turns ? turn_rules_name(rules.turns) : NULL,
-        .ep_rule = a.ep_rule ? ep_rule_name(rules.ep) : NULL,
+        .turn_rules = pos.turns ? turn_rules_name(rules.turns) : NULL,
+        .ep_rule = pos.ep_rule ? ep_rule_name(rules.ep) : NULL,
     };
     int handshake_ms = b.timeout_ms < HANDSHAKE_MS ? b.timeout_ms : HANDSHAKE_MS;
-    if (engine_start(&b.engine, a.engine, handshake_ms, b.err, sizeof b.err) != 0 ||
+    if (engine_start(&b.engine, engine, handshake_ms, b.err, sizeof b.err) != 0 ||
         engine_setup(&b.engine, &setup, b.err, sizeof b.err) != 0) {
         fprintf(stderr, "carrera: error: %s\n", b.err);
         engine_stop(&b.engine);
@@ -605,7 +484,7 @@ int bisect_command(int argc, char **argv)
     }
     if (!b.quiet)
         fprintf(stderr, "bisect: engine %s (%s), %s, %s rules, depth %d\n",
-                b.engine.id_name[0] ? b.engine.id_name : "without a name", a.engine, v->name,
+                b.engine.id_name[0] ? b.engine.id_name : "without a name", engine, v->name,
                 turn_rules_name(rules.turns), depth);
 
     int status = search(&b, &root, depth);
