@@ -160,9 +160,11 @@ int engine_start(Engine *e, const char *command, int handshake_ms, char *err, si
         return -1;
     }
     e->running = true;
+    /* An engine that exits at once may do so before or after reading `uci`: one message. */
     if (subprocess_send(&e->proc, "uci\n") != 0) {
         engine_gone(e, why, sizeof why);
-        snprintf(err, errlen, "the engine '%s' exited at once (%s)", e->command, why);
+        snprintf(err, errlen, "the engine '%s' exited before answering 'uci' with 'uciok' (%s)",
+                 e->command, why);
         return -1;
     }
     /* Engines may print a banner or anything else before `uciok`: only options matter. */

@@ -59,8 +59,8 @@ static int print_stats(const Position *p, const Rules *r, int depth, int threads
         return -1;
     }
     const bool turns = r->turns != TURNS_SINGLE;
-    printf("%5s %18s %16s %12s %12s %12s %14s %12s %10s %12s", "depth", "nodes", "captures",
-           "e.p.", "castles", "promotions", "checks", "discovered", "double", "checkmates");
+    printf("%5s %18s %16s %12s %12s %12s %14s %12s %10s %12s", "depth", "nodes", "captures", "e.p.",
+           "castles", "promotions", "checks", "discovered", "double", "checkmates");
     if (turns)
         printf(" %18s %18s", "one-movement", "two-movement");
     putchar('\n');
@@ -88,13 +88,13 @@ int perft_command(int argc, char **argv)
     const char *depth_text = NULL, *unit_text = NULL, *threads = NULL, *hash = NULL;
     bool divide = false, quiet = false, stats = false;
     const Option options[] = {
-        { "--variant", &pos.variant, NULL }, { "--fen", &pos.fen, NULL },
+        { "--variant", &pos.variant, NULL },   { "--fen", &pos.fen, NULL },
         { "--chess960", &pos.chess960, NULL }, { "--startpos", NULL, &pos.startpos },
-        { "--turns", &pos.turns, NULL },     { "--ep-rule", &pos.ep_rule, NULL },
-        { "--depth", &depth_text, NULL },    { "--unit", &unit_text, NULL },
-        { "--threads", &threads, NULL },     { "--hash", &hash, NULL },
-        { "--divide", NULL, &divide },       { "--quiet", NULL, &quiet },
-        { "--stats", NULL, &stats },         { NULL, NULL, NULL },
+        { "--turns", &pos.turns, NULL },       { "--ep-rule", &pos.ep_rule, NULL },
+        { "--depth", &depth_text, NULL },      { "--unit", &unit_text, NULL },
+        { "--threads", &threads, NULL },       { "--hash", &hash, NULL },
+        { "--divide", NULL, &divide },         { "--quiet", NULL, &quiet },
+        { "--stats", NULL, &stats },           { NULL, NULL, NULL },
     };
     int parsed = options_parse(argc, argv, "perft", options);
     if (parsed < 0)
@@ -122,8 +122,8 @@ int perft_command(int argc, char **argv)
     long value;
     if (threads) {
         if (!options_number(threads, 1, PERFT_MAX_THREADS, &value))
-            return cli_error("bad thread count '%s': must be a whole number from 1 to %d",
-                             threads, PERFT_MAX_THREADS);
+            return cli_error("bad thread count '%s': must be a whole number from 1 to %d", threads,
+                             PERFT_MAX_THREADS);
         run.threads = (int)value;
     }
     if (hash) {
@@ -141,8 +141,8 @@ int perft_command(int argc, char **argv)
             return cli_error("--stats counts by turn and cannot divide: drop --divide and --unit");
         if (print_stats(&p, &rules, depth, run.threads) != 0)
             return 1;
-    } else if (divide_print(stdout, &p, &rules, unit, depth, divide, s.variant->castle960, &run)
-               != 0) {
+    } else if (divide_print(stdout, &p, &rules, unit, depth, divide, s.variant->castle960, &run) !=
+               0) {
         return 1;
     }
     if (ferror(stdout)) {
