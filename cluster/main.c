@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bisect.h"
+#include "check_config.h"
 #include "cli_error.h"
 #include "perft_cmd.h"
 #include "uci.h"
@@ -27,6 +28,9 @@ static void usage(FILE *out)
           "  uci     talk the UCI protocol on stdin/stdout (perft and position handling)\n"
           "  bisect  find where a UCI engine's perft differs from Carrera's\n"
           "          (carrera bisect --help)\n"
+          "  check-config\n"
+          "          validate a job configuration file without running it\n"
+          "          (carrera check-config --help)\n"
           "\n"
           "variants:",
           out);
@@ -55,6 +59,8 @@ int main(int argc, char **argv)
         return perft_command(argc - 1, argv + 1);
     if (strcmp(command, "bisect") == 0)
         return bisect_command(argc - 1, argv + 1);
+    if (strcmp(command, "check-config") == 0)
+        return check_config_command(argc - 1, argv + 1);
     if (strcmp(command, "uci") == 0) {
         if (argc > 2) {
             if (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {

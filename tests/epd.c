@@ -26,9 +26,11 @@ static int parse_field(EpdEntry *e, const char *f)
         e->nodes[d] = n;
         if (d > e->max_depth)
             e->max_depth = (int)d;
-    } else if (f[0] == 'V' && f[1] == ' ') {
-        snprintf(e->variant, sizeof e->variant, "%s", f + 2);
-        char *sp = strchr(e->variant, ' ');
+    } else if ((f[0] == 'V' || f[0] == 'T' || f[0] == 'E') && f[1] == ' ') {
+        char *to = f[0] == 'V' ? e->variant : f[0] == 'T' ? e->turns : e->ep_rule;
+        size_t size = f[0] == 'V' ? sizeof e->variant : f[0] == 'T' ? sizeof e->turns : sizeof e->ep_rule;
+        snprintf(to, size, "%s", f + 2);
+        char *sp = strchr(to, ' ');
         if (sp)
             *sp = '\0';
     } else if (f[0] == 'S' && f[1] == 'P' && f[2] == ' ') {
