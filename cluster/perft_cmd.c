@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli_error.h"
+#include "distributed.h"
 #include "divide.h"
 #include "options.h"
 #include "perft_cmd.h"
@@ -16,7 +17,9 @@ void perft_usage(FILE *out)
 {
     fputs("usage: carrera perft [--variant NAME] (--startpos | --fen FEN | --chess960 N)\n"
           "                     --depth D [--divide] [--turns RULES] [--ep-rule classic|modern]\n"
-          "                     [--unit turn|movement]\n"
+          "                     [--unit turn|movement] [--threads N] [--hash MB] [--stats]\n"
+          "                     [--quiet] [--out FILE [--split-depth N] [--resume]]\n"
+          "       carrera perft --config FILE [--resume] [--divide] [--quiet] [--out FILE]\n"
           "\n"
           "Counts the legal move paths of length D from a position.\n"
           "\n"
@@ -39,6 +42,13 @@ void perft_usage(FILE *out)
           "  --stats          per depth: nodes, captures, en passant, castles, promotions,\n"
           "                   checks, discovered and double checks, checkmates (and one- and\n"
           "                   two-movement turns); slower, not with --divide\n"
+          "\n"
+          "Distributed jobs (also under mpiexec or srun, one process without them):\n"
+          "  --out FILE       count in work units and write the result and checkpoint to the\n"
+          "                   HDF5 file FILE (which must not exist, unless --resume)\n"
+          "  --config FILE    the job from an INI configuration (carrera check-config FILE)\n"
+          "  --resume         continue the checkpoint in the output file after a kill\n"
+          "  --split-depth N  plies from the root to the work units (default: chosen)\n"
           "\n"
           "Prints `move: count` lines (with --divide) and a blank line, then\n"
           "`Nodes searched: N`, as Stockfish's `go perft` does.\n",
@@ -82,19 +92,66 @@ static int print_stats(const Position *p, const Rules *r, int depth, int threads
     return 0;
 }
 
+/* How often a command-line job with --out flushes its checkpoint: the configuration's default. */
+#define PERFT_CHECKPOINT_INTERVAL 60.0
+
+/* The command line as the provenance of a job without a configuration file: `carrera perft
+ * ...`, an argument with spaces or quotes in single quotes (as a shell would take it back). */
+static char *command_line(int argc, char **argv)
+{
+    size_t len = sizeof "carrera";
+    for (int i = 0; i < argc; i++)
+        len += 4 * strlen(argv[i]) + 3;
+    char *line = malloc(len), *at = line;
+    if (!line)
+        return NULL;
+    at += sprintf(at, "carrera");
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        bool quote = *a == '\0' || strpbrk(a, " \t\n'\"\\$`*?;&|<>()[]{}~#") != NULL;
+        *at++ = ' ';
+        if (quote)
+            *at++ = '\'';
+        for (; *a; a++) {
+            if (quote && *a == '\'') {
+                memcpy(at, "'\\''", 4);
+                at += 4;
+            } else {
+                *at++ = *a;
+            }
+        }
+        if (quote)
+            *at++ = '\'';
+    }
+    *at = '\0';
+    return line;
+}
+
 int perft_command(int argc, char **argv)
 {
     PositionArgs pos = { 0 };
     const char *depth_text = NULL, *unit_text = NULL, *threads = NULL, *hash = NULL;
-    bool divide = false, quiet = false, stats = false;
+    const char *out = NULL, *config = NULL, *split_text = NULL;
+    bool divide = false, quiet = false, stats = false, resume = false;
     const Option options[] = {
-        { "--variant", &pos.variant, NULL },   { "--fen", &pos.fen, NULL },
-        { "--chess960", &pos.chess960, NULL }, { "--startpos", NULL, &pos.startpos },
-        { "--turns", &pos.turns, NULL },       { "--ep-rule", &pos.ep_rule, NULL },
-        { "--depth", &depth_text, NULL },      { "--unit", &unit_text, NULL },
-        { "--threads", &threads, NULL },       { "--hash", &hash, NULL },
-        { "--divide", NULL, &divide },         { "--quiet", NULL, &quiet },
-        { "--stats", NULL, &stats },           { NULL, NULL, NULL },
+        { "--variant", &pos.variant, NULL },
+        { "--fen", &pos.fen, NULL },
+        { "--chess960", &pos.chess960, NULL },
+        { "--startpos", NULL, &pos.startpos },
+        { "--turns", &pos.turns, NULL },
+        { "--ep-rule", &pos.ep_rule, NULL },
+        { "--depth", &depth_text, NULL },
+        { "--unit", &unit_text, NULL },
+        { "--threads", &threads, NULL },
+        { "--hash", &hash, NULL },
+        { "--divide", NULL, &divide },
+        { "--quiet", NULL, &quiet },
+        { "--stats", NULL, &stats },
+        { "--out", &out, NULL },
+        { "--config", &config, NULL },
+        { "--resume", NULL, &resume },
+        { "--split-depth", &split_text, NULL },
+        { NULL, NULL, NULL },
     };
     int parsed = options_parse(argc, argv, "perft", options);
     if (parsed < 0)
@@ -103,6 +160,18 @@ int perft_command(int argc, char **argv)
         perft_usage(stdout);
         return 0;
     }
+    if (config) {
+        /* The configuration says what to count and how: the command line only says how to run
+         * and what to print. */
+        if (pos.variant || pos.fen || pos.chess960 || pos.startpos || pos.turns || pos.ep_rule ||
+            depth_text || unit_text || threads || hash || stats || split_text)
+            return cli_error("--config takes the position, depth, threads and hash from the "
+                             "file: only --resume, --divide, --quiet and --out go with it");
+        return distributed_perft_config(config, out, resume, divide, quiet);
+    }
+    if (!out && (resume || split_text))
+        return cli_error("--resume and --split-depth are for jobs with a result file: add --out "
+                         "FILE");
     Setup s;
     Rules rules;
     if (options_position(&pos, "perft", &s, &rules) != 0)
@@ -134,6 +203,36 @@ int perft_command(int argc, char **argv)
         run.hash_bytes = (size_t)value << 20;
     }
 
+    if (out) {
+        if (stats || unit == UNIT_MOVEMENT)
+            return cli_error("--out counts by turn without statistics: drop --stats and --unit");
+        int split_depth = 0;
+        if (split_text) {
+            if (!options_number(split_text, 1, PERFT_MAX_DEPTH, &value) || value > depth)
+                return cli_error("bad split depth '%s': must be a whole number from 1 to the "
+                                 "depth (%d)",
+                                 split_text, depth);
+            split_depth = (int)value;
+        }
+        char *line = command_line(argc, argv);
+        if (!line)
+            return cli_error("out of memory");
+        DistJob job = { .setup = s,
+                        .rules = rules,
+                        .depth = depth,
+                        .split_depth = split_depth,
+                        .threads = run.threads,
+                        .hash_bytes = run.hash_bytes,
+                        .output = out,
+                        .checkpoint_interval = PERFT_CHECKPOINT_INTERVAL,
+                        .resume = resume,
+                        .divide = divide,
+                        .quiet = quiet,
+                        .config_text = line };
+        int rc = distributed_perft(&job);
+        free(line);
+        return rc;
+    }
     Position p;
     position_from_setup(&p, &s);
     if (stats) {

@@ -1,0 +1,275 @@
+/* The distributed perft job, from its options to its result: every rank starts the job with
+ * the same options; rank 0 splits it (or reads the checkpoint back), creates the result file and
+ * coordinates, the others count; rank 0 prints the result as `carrera perft` does. A failure
+ * before the counting starts stops every rank together with one message; a failure during it
+ * (the disk, a worker) leaves the checkpoint and aborts the whole job. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "distributed.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "comm.h"
+#include "config.h"
+#include "coordinator.h"
+#include "h5out.h"
+#include "provenance.h"
+#include "turn.h"
+#include "worker.h"
+#include "workunit.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* All ranks learn the worst status; a failed rank's message is printed once, by rank 0 when it
+ * failed, else by the workers that failed. Collective. */
+static int agree(int status, const char *message)
+{
+    int worst = comm_max(status);
+    int root_failed = comm_max(comm_rank() == 0 && status != 0);
+    if (status != 0 && (comm_rank() == 0 || !root_failed))
+        fprintf(stderr, "carrera: error: %s%s\n", message,
+                comm_rank() == 0 ? "" : " (on a worker rank)");
+    return worst;
+}
+
+/* Creates the directories leading to the file path, as mkdir -p does. */
+static int make_parents(const char *path, char *err, size_t errlen)
+{
+    char dir[CONFIG_PATH_MAX];
+    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) {
+        snprintf(err, errlen, "%s: path too long", path);
+        return -1;
+    }
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir)
+        return 0;
+    *slash = '\0';
+    for (char *c = dir + 1;; c++) {
+        if (*c == '/' || *c == '\0') {
+            char keep = *c;
+            *c = '\0';
+            if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+                snprintf(err, errlen, "cannot create the directory %.400s for %.400s: %s", dir,
+                         path, strerror(errno));
+                return -1;
+            }
+            *c = keep;
+            if (keep == '\0')
+                return 0;
+        }
+    }
+}
+
+/* Rank 0's set-up: a new split and result file, or the checkpoint read back. Returns 0, or the
+ * exit status with a message in err. */
+static int start_rank0(const DistJob *job, const Provenance *prov, int ranks, int threads,
+                       Split *split, H5Result **h, char *err, size_t errlen)
+{
+    const Variant *v = job->setup.variant;
+    Position root;
+    position_from_setup(&root, &job->setup);
+    char fen[FEN_MAX];
+    setup_to_fen(&job->setup, v->castle960 ? FEN_CASTLING_SHREDDER : FEN_CASTLING_KQ, fen,
+                 sizeof fen);
+    H5JobInfo info = {
+        v->name, job->rules, fen, job->depth, job->split_depth, prov, job->checkpoint_interval,
+        false
+    };
+    const bool exists = access(job->output, F_OK) == 0;
+    if (job->resume) {
+        if (!exists) {
+            snprintf(err, errlen,
+                     "%s: no checkpoint to resume (the file does not exist); start "
+                     "the job without --resume",
+                     job->output);
+            return 2;
+        }
+        *h = h5_open_resume(job->output, &info, split, err, errlen);
+        return *h ? 0 : 2;
+    }
+    if (exists) {
+        snprintf(err, errlen,
+                 "%s already exists: add --resume to continue that job, or choose "
+                 "another output",
+                 job->output);
+        return 2;
+    }
+    if (make_parents(job->output, err, errlen) != 0)
+        return 1;
+    int sd = job->split_depth > 0
+                 ? job->split_depth
+                 : split_choose_depth_for(&root, &job->rules, job->depth, ranks, threads);
+    if (split_make(&root, &job->rules, job->depth, sd, split) != 0) {
+        snprintf(err, errlen, "out of memory splitting the job at depth %d", sd);
+        return 1;
+    }
+    info.split_depth = split->split_depth;
+    *h = h5_create(job->output, &info, split, err, errlen);
+    return *h ? 0 : 1;
+}
+
+/* What `carrera perft` prints (divide_print's format). */
+static void print_result(const DistJob *job, const Split *split, uint64_t total)
+{
+    const Variant *v = job->setup.variant;
+    if (job->divide) {
+        uint64_t *per_root = calloc(split->n_root ? split->n_root : 1, sizeof *per_root);
+        if (per_root && split_divide(split, per_root) == 0) {
+            for (size_t i = 0; i < split->n_root; i++) {
+                char text[TURN_TEXT_MAX];
+                turn_to_uci(&split->root_turns[i], v, v->castle960, text);
+                printf("%s: %" PRIu64 "\n", text, per_root[i]);
+            }
+        }
+        free(per_root);
+        putchar('\n');
+    }
+    if (job->rules.turns != TURNS_SINGLE)
+        printf("Unit: turns (%s, %s en passant)\n", turn_rules_name(job->rules.turns),
+               ep_rule_name(job->rules.ep));
+    printf("Nodes searched: %" PRIu64 "\n", total);
+    fflush(stdout);
+}
+
+int distributed_perft(const DistJob *job)
+{
+    const double start = now();
+    char err[1024] = "";
+    if (comm_init(NULL, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "carrera: error: %s\n", err);
+        return 1;
+    }
+    const int rank = comm_rank(), ranks = comm_size();
+    const int threads = job->threads > 0 ? job->threads : omp_get_max_threads();
+    char **hosts = NULL;
+    int status = 0;
+    if (comm_gather_hosts(&hosts) != 0) {
+        snprintf(err, sizeof err, "out of memory gathering the host names");
+        status = 1;
+    }
+    UnitCounter counter = { 0 };
+    if (status == 0 && unit_counter_init(&counter, job->setup.variant, &job->rules, threads,
+                                         job->hash_bytes, err, sizeof err) != 0)
+        status = 1;
+    Split split = { 0 };
+    H5Result *h = NULL;
+    Provenance prov;
+    if (rank == 0 && status == 0) {
+        provenance_init(&prov, ranks, threads, (const char *const *)hosts, (size_t)ranks,
+                        job->config_text);
+        status = start_rank0(job, &prov, ranks, threads, &split, &h, err, sizeof err);
+    }
+    status = agree(status, err);
+    if (status != 0) {
+        if (h)
+            h5_close(h, err, sizeof err);
+        split_free(&split);
+        unit_counter_free(&counter);
+        comm_free_hosts(hosts, ranks);
+        comm_finalize();
+        return status;
+    }
+    if (rank != 0) {
+        worker_run(&counter);
+        unit_counter_free(&counter);
+        comm_finalize();
+        return 0;
+    }
+
+    size_t done_before = 0;
+    for (size_t i = 0; i < split.n_units; i++)
+        done_before += split.units[i].nodes != UNIT_NOT_DONE;
+    if (!job->quiet) {
+        if (h5_resume_count(h) > 0)
+            fprintf(stderr, "perft: resuming %s (resume %d): %zu of %zu units counted before\n",
+                    job->output, h5_resume_count(h), done_before, split.n_units);
+        fprintf(stderr, "perft: %zu unit%s at split depth %d, %d rank%s x %d thread%s\n",
+                split.n_units, split.n_units == 1 ? "" : "s", split.split_depth, ranks,
+                ranks == 1 ? "" : "s", threads, threads == 1 ? "" : "s");
+    }
+    CoordinatorStats cs = { 0 };
+    if (coordinator_run(&split, h, &counter, job->quiet, &cs, err, sizeof err) != 0) {
+        fprintf(stderr, "carrera: error: %s\n", err);
+        char closing[512];
+        if (h5_close(h, closing, sizeof closing) != 0)
+            fprintf(stderr, "carrera: error: %s\n", closing);
+        fprintf(stderr,
+                "carrera: the checkpoint %s keeps the units recorded; --resume continues "
+                "it\n",
+                job->output);
+        comm_abort(1);
+    }
+    uint64_t total = 0;
+    int rc = 0;
+    if (h5_finish(h, &split, NULL, 0, NULL, &total, err, sizeof err) != 0) {
+        fprintf(stderr, "carrera: error: %s\n", err);
+        rc = 1;
+    } else {
+        print_result(job, &split, total);
+        double seconds = now() - start;
+        fprintf(stderr,
+                "time: %.2f s (%zu units counted, %zu by rank 0, whose counting thread "
+                "was busy %.0f%% of the time)\n",
+                seconds, cs.units, cs.units_local,
+                cs.seconds > 0 ? 100.0 * cs.local_seconds / cs.seconds : 0.0);
+        fprintf(stderr, "result: %s\n", job->output);
+        if (ferror(stdout)) {
+            fputs("carrera: error writing the output\n", stderr);
+            rc = 1;
+        }
+    }
+    split_free(&split);
+    unit_counter_free(&counter);
+    comm_free_hosts(hosts, ranks);
+    comm_finalize();
+    return rc;
+}
+
+int distributed_perft_config(const char *path, const char *out, bool resume, bool divide,
+                             bool quiet)
+{
+    char err[1024] = "";
+    if (comm_init(NULL, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "carrera: error: %s\n", err);
+        return 1;
+    }
+    PerftConfig c;
+    const bool read = config_read_perft(path, &c, err, sizeof err) == 0;
+    int status = agree(read ? 0 : 2, err);
+    if (status != 0) {
+        if (read)
+            config_free(&c);
+        comm_finalize();
+        return status;
+    }
+    DistJob job = {
+        .setup = c.setup,
+        .rules = c.rules,
+        .depth = c.depth,
+        .split_depth = c.split_depth == CONFIG_SPLIT_AUTO ? 0 : c.split_depth,
+        .threads = c.threads,
+        .hash_bytes = (size_t)c.hash_mb << 20,
+        .output = out ? out : c.output,
+        .checkpoint_interval = c.checkpoint_interval,
+        .resume = resume,
+        .divide = divide,
+        .quiet = quiet,
+        .config_text = c.text,
+    };
+    int rc = distributed_perft(&job);
+    config_free(&c);
+    return rc;
+}

@@ -1,0 +1,578 @@
+/* Distributed perft end to end (cluster/comm.c, coordinator.c, worker.c, distributed.c): the
+ * `carrera` program run under the MPI launcher given on the command line (`test_mpi mpiexec -n
+ * 2`, `test_mpi mpiexec -n 3 --oversubscribe`), and once without it. Totals must equal the serial
+ * perft on positions of every variant family and one Marseillais rule set; each result file is
+ * read back with the HDF5 C API (total, divide, units times multiplicities); a job killed with
+ * SIGKILL in the middle resumes to the same total with every unit counted once; a checkpoint of
+ * another job is refused. */
+#define _XOPEN_SOURCE 700
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <hdf5.h>
+
+#include "position.h"
+#include "setup.h"
+#include "turn.h"
+#include "variant.h"
+
+#define NOT_DONE UINT64_MAX
+
+/* The launcher and its options, from the command line (none: the tests run without MPI). */
+static char **launcher;
+static int n_launcher;
+static int ranks = 1;
+static char tmpdir[] = "/tmp/carrera_mpi_XXXXXX";
+
+/* ---- running carrera ---- */
+
+/* argv for `[launcher] carrera args...` (NULL-terminated); serial: without the launcher. */
+static char **command(bool serial, const char *const *args)
+{
+    static char *argv[64];
+    int n = 0;
+    for (int i = 0; !serial && i < n_launcher; i++)
+        argv[n++] = launcher[i];
+    argv[n++] = (char *)CARRERA_BIN;
+    for (int i = 0; args[i]; i++)
+        argv[n++] = (char *)args[i];
+    argv[n] = NULL;
+    return argv;
+}
+
+/* Starts argv with stdout and stderr into files under tmpdir; returns the pid. */
+static pid_t start(char **argv, const char *out, const char *err)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (o < 0 || e < 0)
+            _exit(126);
+        dup2(o, 1);
+        dup2(e, 2);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+static int finish(pid_t pid)
+{
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        assert_int_equal(errno, EINTR);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Runs carrera with args; returns its exit status; *out, *err the output (static buffers). */
+static int run(bool serial, const char *const *args, char **out, char **err)
+{
+    char o[256], e[256];
+    snprintf(o, sizeof o, "%s/stdout", tmpdir);
+    snprintf(e, sizeof e, "%s/stderr", tmpdir);
+    int rc = finish(start(command(serial, args), o, e));
+    static char out_buf[1 << 16], err_buf[1 << 16];
+    snprintf(out_buf, sizeof out_buf, "%s", slurp(o));
+    snprintf(err_buf, sizeof err_buf, "%s", slurp(e));
+    if (out)
+        *out = out_buf;
+    if (err)
+        *err = err_buf;
+    if (rc != 0)
+        fprintf(stderr, "carrera exited %d; stderr:\n%s", rc, err_buf);
+    return rc;
+}
+
+/* ---- reading results back ---- */
+
+typedef struct UnitRow {
+    uint64_t id, multiplicity, nodes;
+    int32_t run;
+} UnitRow;
+
+typedef struct Result {
+    uint64_t nodes;      /* /perft nodes */
+    uint64_t divide_sum; /* sum of /perft/divide nodes */
+    size_t n_divide;
+    UnitRow *units;
+    size_t n_units;
+    int32_t ranks, resumed;
+    size_t n_hosts;
+} Result;
+
+static herr_t quiet_errors(void) { return H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
+
+static int read_i32_attr(hid_t obj, const char *name, int32_t *v)
+{
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    if (a < 0)
+        return -1;
+    herr_t rc = H5Aread(a, H5T_NATIVE_INT32, v);
+    H5Aclose(a);
+    return rc < 0 ? -1 : 0;
+}
+
+/* Reads the units (and, when complete, the total and divide) of the file; -1 if it cannot be
+ * read (a writer in the middle of a write, when polling a running job). */
+static int read_result(const char *path, bool complete, Result *r)
+{
+    memset(r, 0, sizeof *r);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return -1;
+    int rc = -1;
+    hid_t p = H5Gopen2(f, "/perft", H5P_DEFAULT);
+    hid_t d = p >= 0 ? H5Dopen2(p, "units", H5P_DEFAULT) : -1;
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(UnitRow));
+    H5Tinsert(t, "id", offsetof(UnitRow, id), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "multiplicity", offsetof(UnitRow, multiplicity), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "nodes", offsetof(UnitRow, nodes), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "run", offsetof(UnitRow, run), H5T_NATIVE_INT32);
+    if (d >= 0) {
+        hid_t s = H5Dget_space(d);
+        hssize_t n = H5Sget_simple_extent_npoints(s);
+        H5Sclose(s);
+        r->units = calloc(n > 0 ? (size_t)n : 1, sizeof *r->units);
+        r->n_units = n > 0 ? (size_t)n : 0;
+        if (n > 0 && H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, r->units) >= 0)
+            rc = 0;
+        H5Dclose(d);
+    }
+    H5Tclose(t);
+    if (rc == 0 && complete) {
+        rc = -1;
+        hid_t a = H5Aopen(p, "nodes", H5P_DEFAULT);
+        if (a >= 0 && H5Aread(a, H5T_NATIVE_UINT64, &r->nodes) >= 0)
+            rc = 0;
+        if (a >= 0)
+            H5Aclose(a);
+        hid_t dv = H5Dopen2(p, "divide", H5P_DEFAULT);
+        if (dv >= 0) {
+            hid_t s = H5Dget_space(dv);
+            hssize_t n = H5Sget_simple_extent_npoints(s);
+            H5Sclose(s);
+            uint64_t *nodes = calloc(n > 0 ? (size_t)n : 1, sizeof *nodes);
+            hid_t tn = H5Tcreate(H5T_COMPOUND, sizeof(uint64_t));
+            H5Tinsert(tn, "nodes", 0, H5T_NATIVE_UINT64);
+            if (n > 0 && H5Dread(dv, tn, H5S_ALL, H5S_ALL, H5P_DEFAULT, nodes) < 0)
+                rc = -1;
+            for (hssize_t i = 0; i < n; i++)
+                r->divide_sum += nodes[i];
+            r->n_divide = n > 0 ? (size_t)n : 0;
+            free(nodes);
+            H5Tclose(tn);
+            H5Dclose(dv);
+        } else {
+            rc = -1;
+        }
+        if (read_i32_attr(f, "ranks", &r->ranks) < 0 ||
+            read_i32_attr(f, "resumed", &r->resumed) < 0)
+            rc = -1;
+        hid_t h = H5Aopen(f, "hosts", H5P_DEFAULT);
+        if (h >= 0) {
+            hid_t s = H5Aget_space(h);
+            r->n_hosts = (size_t)H5Sget_simple_extent_npoints(s);
+            H5Sclose(s);
+            H5Aclose(h);
+        } else {
+            rc = -1;
+        }
+    }
+    if (p >= 0)
+        H5Gclose(p);
+    H5Fclose(f);
+    if (rc != 0) {
+        free(r->units);
+        r->units = NULL;
+    }
+    return rc;
+}
+
+static size_t units_done(const Result *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_units; i++)
+        n += r->units[i].nodes != NOT_DONE;
+    return n;
+}
+
+/* Every unit counted, each id 0..n-1 exactly once, and the units add up to total. */
+static void check_units(const Result *r, uint64_t total)
+{
+    assert_true(r->n_units > 0);
+    char *seen = calloc(r->n_units, 1);
+    uint64_t sum = 0;
+    for (size_t i = 0; i < r->n_units; i++) {
+        const UnitRow *u = &r->units[i];
+        assert_true(u->id < r->n_units);
+        assert_int_equal(seen[u->id], 0);
+        seen[u->id] = 1;
+        assert_true(u->nodes != NOT_DONE);
+        sum += u->nodes * u->multiplicity;
+    }
+    free(seen);
+    assert_int_equal(sum, total);
+}
+
+/* ---- the totals ---- */
+
+typedef struct Case {
+    const char *name;
+    const char *variant, *fen, *turns; /* fen NULL: the start position */
+    int depth;
+    const char *threads, *hash, *split; /* split NULL: chosen */
+} Case;
+
+static const Case cases[] = {
+    { "chess", "chess", NULL, NULL, 4, "1", "1", NULL },
+    { "kiwipete", "chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+      NULL, 3, "1", "0", "2" },
+    { "chess960", "chess960", "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+      NULL, 4, "2", "4", NULL },
+    { "capablanca", "capablanca", NULL, NULL, 4, "1", "2", "3" },
+    { "gothic", "gothic", NULL, NULL, 3, "1", "0", NULL },
+    { "caparandom", "caparandom",
+      "rbqnkcnabr/pppppppppp/10/10/10/10/PPPPPPPPPP/RBQNKCNABR w JAja - 0 1", NULL, 3, "2", "0",
+      NULL },
+    { "marseillais", "chess", "rnbqkbnr/pppp1ppp/8/4p3/3PP3/8/PPP2PPP/RNBQKBNR b KQkq d3 0 2",
+      "marseillais", 2, "1", "1", "1" },
+};
+
+static uint64_t serial_perft(const Case *c)
+{
+    const Variant *v = variant_by_name(c->variant);
+    assert_non_null(v);
+    Rules r = { TURNS_SINGLE, EP_CLASSIC };
+    if (c->turns)
+        assert_true(turn_rules_parse(c->turns, &r.turns));
+    Setup s;
+    char err[256];
+    if (c->fen)
+        assert_int_equal(setup_from_fen_rules(&s, v, &r, c->fen, err, sizeof err), 0);
+    else
+        setup_start(&s, v);
+    Position p;
+    position_from_setup(&p, &s);
+    return perft_turns(&p, &r, c->depth);
+}
+
+/* `Nodes searched: N` of the output; the divide lines must add up to it. */
+static uint64_t parse_output(const char *out, bool divide)
+{
+    uint64_t sum = 0, total = NOT_DONE;
+    const char *line = out;
+    while (*line) {
+        const char *colon = strstr(line, ": ");
+        const char *end = strchr(line, '\n');
+        if (strncmp(line, "Nodes searched: ", 16) == 0)
+            total = strtoull(line + 16, NULL, 10);
+        else if (colon && (!end || colon < end) && strncmp(line, "Unit: ", 6) != 0)
+            sum += strtoull(colon + 2, NULL, 10);
+        if (!end)
+            break;
+        line = end + 1;
+    }
+    assert_true(total != NOT_DONE);
+    if (divide)
+        assert_int_equal(sum, total);
+    return total;
+}
+
+static void check_case(const Case *c, bool serial)
+{
+    char out_path[256], depth[8];
+    snprintf(out_path, sizeof out_path, "%s/%s%s.h5", tmpdir, c->name, serial ? "-serial" : "");
+    snprintf(depth, sizeof depth, "%d", c->depth);
+    const char *args[32];
+    int n = 0;
+    args[n++] = "perft";
+    args[n++] = "--variant";
+    args[n++] = c->variant;
+    if (c->fen) {
+        args[n++] = "--fen";
+        args[n++] = c->fen;
+    } else {
+        args[n++] = "--startpos";
+    }
+    if (c->turns) {
+        args[n++] = "--turns";
+        args[n++] = c->turns;
+    }
+    args[n++] = "--depth";
+    args[n++] = depth;
+    args[n++] = "--threads";
+    args[n++] = c->threads;
+    args[n++] = "--hash";
+    args[n++] = c->hash;
+    if (c->split) {
+        args[n++] = "--split-depth";
+        args[n++] = c->split;
+    }
+    args[n++] = "--divide";
+    args[n++] = "--quiet";
+    args[n++] = "--out";
+    args[n++] = out_path;
+    args[n] = NULL;
+    char *out;
+    assert_int_equal(run(serial, args, &out, NULL), 0);
+    uint64_t expected = serial_perft(c);
+    if (parse_output(out, true) != expected)
+        fail_msg("%s: printed %s, serial perft %llu", c->name, out, (unsigned long long)expected);
+    Result r;
+    assert_int_equal(read_result(out_path, true, &r), 0);
+    assert_int_equal(r.nodes, expected);
+    assert_int_equal(r.divide_sum, expected);
+    assert_true(r.n_divide > 0);
+    assert_int_equal(r.ranks, serial ? 1 : ranks);
+    assert_int_equal(r.n_hosts, serial ? 1 : (size_t)ranks);
+    assert_int_equal(r.resumed, 0);
+    check_units(&r, expected);
+    free(r.units);
+}
+
+static void test_totals(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        check_case(&cases[i], false);
+}
+
+/* The same binary without the launcher: one process, no MPI. */
+static void test_serial(void **state)
+{
+    (void)state;
+    check_case(&cases[0], true);
+    check_case(&cases[6], true);
+}
+
+/* A configuration file job. */
+static void test_config(void **state)
+{
+    (void)state;
+    char out_path[256];
+    snprintf(out_path, sizeof out_path, "%s/marseillais-config.h5", tmpdir);
+    const char *args[] = { "perft", "--config", CARRERA_MPI_CONFIGS "/marseillais.ini",
+                           "--out", out_path,   "--quiet",
+                           NULL };
+    char *out;
+    assert_int_equal(run(false, args, &out, NULL), 0);
+    assert_non_null(strstr(out, "Unit: turns (marseillais, classic en passant)\n"));
+    assert_int_equal(parse_output(out, false), 196646);
+    Result r;
+    assert_int_equal(read_result(out_path, true, &r), 0);
+    assert_int_equal(r.nodes, 196646);
+    check_units(&r, 196646);
+    free(r.units);
+}
+
+/* ---- kill and resume ---- */
+
+/* The pid of the child of parent that is MPI rank `rank`, or -1. */
+static pid_t find_rank(pid_t parent, int rank)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return -1;
+    pid_t found = -1;
+    struct dirent *e;
+    char want[64];
+    snprintf(want, sizeof want, "OMPI_COMM_WORLD_RANK=%d", rank);
+    while (found < 0 && (e = readdir(d))) {
+        pid_t pid = (pid_t)atoi(e->d_name);
+        if (pid <= 0)
+            continue;
+        char path[64], buf[8192];
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        int ppid = -1;
+        char comm[256];
+        if (fscanf(f, "%*d (%255[^)]) %*c %d", comm, &ppid) != 2)
+            ppid = -1;
+        fclose(f);
+        if (ppid != parent)
+            continue;
+        snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
+        int fd = open(path, O_RDONLY);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        for (ssize_t i = 0; i < n; i += (ssize_t)strlen(buf + i) + 1) {
+            buf[n] = '\0';
+            if (strcmp(buf + i, want) == 0)
+                found = pid;
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+#define KILL_TOTAL 1015802437ULL /* Capablanca perft 6 */
+
+static void test_kill_resume(void **state)
+{
+    (void)state;
+    char path[256], o[256], e[256];
+    snprintf(path, sizeof path, "%s/kill-resume.h5", tmpdir);
+    snprintf(o, sizeof o, "%s/kill.out", tmpdir);
+    snprintf(e, sizeof e, "%s/kill.err", tmpdir);
+    const char *args[] = { "perft", "--config", CARRERA_MPI_CONFIGS "/kill-resume.ini",
+                           "--out", path,       "--quiet",
+                           NULL };
+    const char *resume_args[] = { "perft",    "--config", CARRERA_MPI_CONFIGS "/kill-resume.ini",
+                                  "--out",    path,       "--quiet",
+                                  "--resume", NULL };
+    /* Kill a worker under two ranks, the coordinator (the writer) under three. */
+    const int victim = ranks == 3 ? 0 : ranks - 1;
+    pid_t job = start(command(false, args), o, e);
+    Result r = { 0 };
+    size_t done = 0, total_units = 0;
+    bool killed = false;
+    for (int tries = 0; tries < 600 && !killed; tries++) {
+        sleep_ms(50);
+        int status;
+        if (waitpid(job, &status, WNOHANG) == job)
+            fail_msg("the job ended before it could be killed: %s", slurp(e));
+        if (read_result(path, false, &r) != 0)
+            continue;
+        done = units_done(&r);
+        total_units = r.n_units;
+        free(r.units);
+        if (done >= 20) {
+            pid_t pid = find_rank(job, victim);
+            if (pid > 0) {
+                assert_int_equal(kill(pid, SIGKILL), 0);
+                killed = true;
+            }
+        }
+    }
+    assert_true(killed);
+    assert_int_not_equal(finish(job), 0);
+    assert_int_equal(read_result(path, false, &r), 0);
+    size_t before = units_done(&r);
+    printf("killed rank %d with %zu of %zu units recorded (%zu seen while it ran)\n", victim,
+           before, total_units, done);
+    assert_true(before >= done && before < r.n_units);
+    Result first = r;
+
+    char *out;
+    assert_int_equal(run(false, resume_args, &out, NULL), 0);
+    assert_int_equal(parse_output(out, false), KILL_TOTAL);
+    assert_int_equal(read_result(path, true, &r), 0);
+    assert_int_equal(r.nodes, KILL_TOTAL);
+    assert_int_equal(r.divide_sum, KILL_TOTAL);
+    assert_int_equal(r.resumed, 1);
+    check_units(&r, KILL_TOTAL);
+    /* Units of the first run kept their counts and run 0; the others were counted by run 1. */
+    for (size_t i = 0; i < r.n_units; i++) {
+        const UnitRow *a = NULL;
+        for (size_t j = 0; j < first.n_units && !a; j++)
+            if (first.units[j].id == r.units[i].id)
+                a = &first.units[j];
+        assert_non_null(a);
+        if (a->nodes != NOT_DONE) {
+            assert_int_equal(r.units[i].nodes, a->nodes);
+            assert_int_equal(r.units[i].run, 0);
+        } else {
+            assert_int_equal(r.units[i].run, 1);
+        }
+    }
+    free(first.units);
+    free(r.units);
+}
+
+/* A checkpoint of another job, an existing file without --resume, --resume without a file. */
+static void test_refusals(void **state)
+{
+    (void)state;
+    char path[256], missing[256];
+    snprintf(path, sizeof path, "%s/chess.h5", tmpdir); /* test_totals's chess depth 4 */
+    snprintf(missing, sizeof missing, "%s/missing.h5", tmpdir);
+    char *err;
+    const char *deeper[] = { "perft", "--startpos", "--depth",  "5",       "--threads", "1",
+                             "--out", path,         "--resume", "--quiet", NULL };
+    assert_int_equal(run(false, deeper, NULL, &err), 2);
+    assert_non_null(strstr(err, "the checkpoint is for depth 4, this job asks for depth 5"));
+    const char *again[] = { "perft", "--startpos", "--depth", "4",       "--threads",
+                            "1",     "--out",      path,      "--quiet", NULL };
+    assert_int_equal(run(false, again, NULL, &err), 2);
+    assert_non_null(strstr(err, "already exists: add --resume"));
+    const char *nothing[] = { "perft", "--startpos", "--depth",  "4",       "--threads", "1",
+                              "--out", missing,      "--resume", "--quiet", NULL };
+    assert_int_equal(run(false, nothing, NULL, &err), 2);
+    assert_non_null(strstr(err, "no checkpoint to resume"));
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+int main(int argc, char **argv)
+{
+    launcher = argv + 1;
+    n_launcher = argc - 1;
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "-n") == 0 || strcmp(argv[i], "-np") == 0)
+            ranks = atoi(argv[i + 1]);
+    if (n_launcher == 0)
+        fprintf(stderr, "test_mpi: no launcher given (test_mpi mpiexec -n 2): one process\n");
+    /* Reading a checkpoint while the job writes it (the kill test polls it) needs HDF5's file
+     * locks off; the writer flushes every unit, so a read sees a consistent file or fails. */
+    setenv("HDF5_USE_FILE_LOCKING", "FALSE", 1);
+    quiet_errors();
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_totals),   cmocka_unit_test(test_serial),
+        cmocka_unit_test(test_config),   cmocka_unit_test(test_kill_resume),
+        cmocka_unit_test(test_refusals),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    if (failed == 0)
+        nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return failed;
+}
