@@ -67,20 +67,6 @@ bool notation_game_to_text(const Position *start, const Rules *r, const Turn *tu
     return true;
 }
 
-static bool append_turn(TurnList *l, const Turn *t)
-{
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        Turn *v = realloc(l->v, cap * sizeof *v);
-        if (!v)
-            return false;
-        l->v = v;
-        l->cap = cap;
-    }
-    l->v[l->n++] = *t;
-    return true;
-}
-
 static bool is_result(const char *tok)
 {
     return strcmp(tok, "1-0") == 0 || strcmp(tok, "0-1") == 0 || strcmp(tok, "1/2-1/2") == 0
@@ -121,7 +107,7 @@ static bool read_turn(Reader *rd, const char *text, TurnList *out, char *err, si
                 why);
         return false;
     }
-    if (!append_turn(out, &t)) {
+    if (!turn_list_push(out, &t)) {
         set_err(err, errlen, "out of memory after %zu turns", out->n);
         return false;
     }

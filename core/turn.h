@@ -30,6 +30,9 @@ bool position_first_turn(const Position *p, const Rules *r);
 bool position_turns(const Position *p, const Rules *r, TurnList *list);
 void turn_list_free(TurnList *list);
 
+/* Appends t, growing the list; false when memory runs out (the list is unchanged then). */
+bool turn_list_push(TurnList *list, const Turn *t);
+
 /* Plays a complete turn (from position_turns): out receives the position at the next turn
  * boundary, with the en passant set of RULES.md 4.7 and the clocks counted in turns. */
 void position_make_turn(const Position *p, const Rules *r, const Turn *t, Position *out);

@@ -229,16 +229,9 @@ static uint64_t turns_rec(const BoardT *b, const TurnCtx *t, int depth);
 static bool visit_turn(TurnVisit *vis, const BoardT *f, const TurnCtx *t, Move m1, Move m2)
 {
     if (vis->list) {
-        TurnList *l = vis->list;
-        if (l->n == l->cap) {
-            size_t cap = l->cap ? 2 * l->cap : 256;
-            Turn *nv = realloc(l->v, cap * sizeof *nv);
-            if (!nv)
-                return false;
-            l->v = nv;
-            l->cap = cap;
-        }
-        l->v[l->n++] = (Turn){ { m1, m2 }, m2 ? 2 : 1 };
+        const Turn t = { { m1, m2 }, m2 ? 2 : 1 };
+        if (!turn_list_push(vis->list, &t))
+            return false;
     } else {
         vis->nodes += vis->depth == 1 ? 1 : turns_rec(f, t, vis->depth - 1);
     }
