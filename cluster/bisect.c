@@ -416,17 +416,12 @@ int bisect_command(int argc, char **argv)
     const char *engine = NULL, *depth_text = NULL, *timeout = NULL;
     bool quiet = false;
     const Option options[] = {
-        { "--engine", &engine, NULL },
-        { "--variant", &pos.variant, NULL },
-        { "--fen", &pos.fen, NULL },
-        { "--chess960", &pos.chess960, NULL },
-        { "--startpos", NULL, &pos.startpos },
-        { "--turns", &pos.turns, NULL },
-        { "--ep-rule", &pos.ep_rule, NULL },
-        { "--depth", &depth_text, NULL },
-        { "--timeout", &timeout, NULL },
-        { "--quiet", NULL, &quiet },
-        { NULL, NULL, NULL },
+        { "--engine", &engine, NULL },     { "--variant", &pos.variant, NULL },
+        { "--fen", &pos.fen, NULL },       { "--chess960", &pos.chess960, NULL },
+        { "--random", &pos.random, NULL }, { "--startpos", NULL, &pos.startpos },
+        { "--turns", &pos.turns, NULL },   { "--ep-rule", &pos.ep_rule, NULL },
+        { "--depth", &depth_text, NULL },  { "--timeout", &timeout, NULL },
+        { "--quiet", NULL, &quiet },       { NULL, NULL, NULL },
     };
     int parsed = options_parse(argc, argv, "bisect", options);
     if (parsed < 0)

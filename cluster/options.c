@@ -1,6 +1,7 @@
 /* The option parser and the position/rules options of the commands. */
 #include "options.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -113,13 +114,14 @@ int options_position(const PositionArgs *a, const char *command, Setup *s, Rules
         cli_error("unknown en passant rule '%s' (valid: classic, modern)", a->ep_rule);
         return -1;
     }
-    int sources = a->startpos + (a->fen != NULL) + (a->chess960 != NULL);
+    int sources = a->startpos + (a->fen != NULL) + (a->chess960 != NULL) + (a->random != NULL);
     if (sources == 0) {
-        cli_error("%s needs a position: --startpos, --fen FEN or --chess960 N", command);
+        cli_error("%s needs a position: --startpos, --fen FEN, --chess960 N or --random SEED",
+                  command);
         return -1;
     }
     if (sources > 1) {
-        cli_error("give only one of --startpos, --fen and --chess960");
+        cli_error("give only one of --startpos, --fen, --chess960 and --random");
         return -1;
     }
     char err[256];
@@ -130,6 +132,22 @@ int options_position(const PositionArgs *a, const char *command, Setup *s, Rules
             cli_error("bad FEN for %s under %s rules: %s", v->name, turn_rules_name(r->turns), err);
             return -1;
         }
+    } else if (a->random) {
+        if (!v->random_array) {
+            cli_error("--random needs a variant with random start arrays (chess960, caparandom), "
+                      "not %s",
+                      v->name);
+            return -1;
+        }
+        long seed;
+        if (!options_number(a->random, 0, LONG_MAX, &seed)) {
+            cli_error("bad seed '%s': must be a whole number", a->random);
+            return -1;
+        }
+        setup_random(s, v, (uint64_t)seed);
+        char fen[FEN_MAX];
+        setup_to_fen(s, FEN_CASTLING_SHREDDER, fen, sizeof fen);
+        fprintf(stderr, "%s: random start array of seed %ld: %s\n", command, seed, fen);
     } else {
         long number;
         if (strcmp(v->name, "chess960") != 0) {

@@ -25,11 +25,13 @@ bool options_number(const char *text, long min, long max, long *out);
 
 /* The options naming a position and its rules. */
 typedef struct PositionArgs {
-    const char *variant, *fen, *chess960, *turns, *ep_rule;
+    const char *variant, *fen, *chess960, *random, *turns, *ep_rule;
     bool startpos;
 } PositionArgs;
 
-/* Builds the setup and the rules from them: exactly one of --startpos, --fen, --chess960; the
+/* Builds the setup and the rules from them: exactly one of --startpos, --fen, --chess960,
+ * --random SEED (a random start array of chess960 or caparandom, the same for every run with the
+ * same seed); the
  * variant (default chess), the turn rules (default single) and the en passant rule. Returns 0,
  * or -1 after reporting the error. */
 int options_position(const PositionArgs *a, const char *command, Setup *s, Rules *r);

@@ -15,7 +15,8 @@
 
 void perft_usage(FILE *out)
 {
-    fputs("usage: carrera perft [--variant NAME] (--startpos | --fen FEN | --chess960 N)\n"
+    fputs("usage: carrera perft [--variant NAME]\n"
+          "                     (--startpos | --fen FEN | --chess960 N | --random SEED)\n"
           "                     --depth D [--divide] [--turns RULES] [--ep-rule classic|modern]\n"
           "                     [--unit turn|movement] [--threads N] [--hash MB] [--stats]\n"
           "                     [--quiet] [--out FILE [--split-depth N] [--resume]]\n"
@@ -28,6 +29,8 @@ void perft_usage(FILE *out)
           "  --fen FEN        a position as FEN, quoted as one argument\n"
           "  --chess960 N     Chess960 start array number N (0-959, 518 is the standard one);\n"
           "                   only with --variant chess960\n"
+          "  --random SEED    a random start array of chess960 or caparandom (Black mirrors\n"
+          "                   White), the same for the same seed\n"
           "  --depth D        depth in plies, 0 to 30\n"
           "  --divide         also print the count below each legal move (turn)\n"
           "  --turns RULES    turn rules: single (default), marseillais,\n"
@@ -137,6 +140,7 @@ int perft_command(int argc, char **argv)
         { "--variant", &pos.variant, NULL },
         { "--fen", &pos.fen, NULL },
         { "--chess960", &pos.chess960, NULL },
+        { "--random", &pos.random, NULL },
         { "--startpos", NULL, &pos.startpos },
         { "--turns", &pos.turns, NULL },
         { "--ep-rule", &pos.ep_rule, NULL },
@@ -163,8 +167,8 @@ int perft_command(int argc, char **argv)
     if (config) {
         /* The configuration says what to count and how: the command line only says how to run
          * and what to print. */
-        if (pos.variant || pos.fen || pos.chess960 || pos.startpos || pos.turns || pos.ep_rule ||
-            depth_text || unit_text || threads || hash || stats || split_text)
+        if (pos.variant || pos.fen || pos.chess960 || pos.random || pos.startpos || pos.turns ||
+            pos.ep_rule || depth_text || unit_text || threads || hash || stats || split_text)
             return cli_error("--config takes the position, depth, threads and hash from the "
                              "file: only --resume, --divide, --quiet and --out go with it");
         return distributed_perft_config(config, out, resume, divide, quiet);

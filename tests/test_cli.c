@@ -232,6 +232,28 @@ static void test_perft_divide(void **state)
     }
 }
 
+/* --random SEED: the array is named on stderr, the same for the same seed, and its count is the
+ * count of that FEN. */
+static void test_random_array(void **state)
+{
+    (void)state;
+    Run a = run("perft", "--variant", "caparandom", "--random", "42", "--depth", "2", NULL);
+    Run b = run("perft", "--variant", "caparandom", "--random", "42", "--depth", "2", NULL);
+    assert_int_equal(a.status, 0);
+    assert_string_equal(a.out, b.out);
+    assert_string_equal(a.err, b.err);
+    const char *fen = strstr(a.err, "random start array of seed 42: ");
+    assert_non_null(fen);
+    char text[FEN_MAX];
+    snprintf(text, sizeof text, "%s", fen + strlen("random start array of seed 42: "));
+    text[strcspn(text, "\n")] = '\0';
+    Run c = run("perft", "--variant", "caparandom", "--fen", text, "--depth", "2", NULL);
+    assert_string_equal(a.out, c.out);
+    run_free(&a);
+    run_free(&b);
+    run_free(&c);
+}
+
 static void test_help_and_version(void **state)
 {
     (void)state;
@@ -296,6 +318,12 @@ static void test_errors(void **state)
     expect_error("unexpected argument 'extra'", "perft", "--startpos", "--depth", "1", "extra",
                  NULL);
     expect_error("no arguments", "uci", "extra", NULL);
+    expect_error("--random needs a variant with random start arrays", "perft", "--random", "4",
+                 "--depth", "1", NULL);
+    expect_error("bad seed", "perft", "--variant", "chess960", "--random", "x", "--depth", "1",
+                 NULL);
+    expect_error("only one of", "perft", "--variant", "chess960", "--random", "1", "--startpos",
+                 "--depth", "1", NULL);
     expect_error("unknown turn rules 'double'", "perft", "--turns", "double", "--startpos",
                  "--depth", "1", NULL);
     expect_error("unknown en passant rule", "perft", "--turns", "marseillais", "--ep-rule", "old",
@@ -307,8 +335,8 @@ static void test_errors(void **state)
                  "--fen", "rnbqkbnr/pppppppp/8/8/4P1P1/8/PPPP1P1P/RNBQKBNR b KQkq e3,g3 0 1",
                  "--depth", "1", NULL);
     expect_error("bad FEN", "perft", "--fen",
-                 "rnbqkbnr/pppppppp/8/8/4P1P1/8/PPPP1P1P/RNBQKBNR b KQkq e3,g3 0 1", "--depth",
-                 "1", NULL);
+                 "rnbqkbnr/pppppppp/8/8/4P1P1/8/PPPP1P1P/RNBQKBNR b KQkq e3,g3 0 1", "--depth", "1",
+                 NULL);
 }
 
 /* Reads the next line and checks it starts with prefix. */
@@ -448,9 +476,10 @@ static void test_uci_eof_quits(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_perft_plain),      cmocka_unit_test(test_perft_divide),
-        cmocka_unit_test(test_help_and_version), cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_uci_session),      cmocka_unit_test(test_uci_eof_quits),
+        cmocka_unit_test(test_perft_plain),   cmocka_unit_test(test_random_array),
+        cmocka_unit_test(test_perft_divide),  cmocka_unit_test(test_help_and_version),
+        cmocka_unit_test(test_errors),        cmocka_unit_test(test_uci_session),
+        cmocka_unit_test(test_uci_eof_quits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
