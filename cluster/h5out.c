@@ -452,8 +452,8 @@ static hid_t create_table(hid_t loc, const char *name, hid_t mt, size_t n)
     return d;
 }
 
-/* Writes rows [start, start+n) of dataset d from buf (memory type mt). */
-static int write_rows(hid_t d, hid_t mt, size_t start, size_t n, const void *buf)
+/* Writes (or reads) rows [start, start+n) of dataset d from (into) buf, memory type mt. */
+static int transfer_rows(hid_t d, hid_t mt, size_t start, size_t n, void *buf, bool write)
 {
     if (n == 0)
         return 0;
@@ -463,7 +463,8 @@ static int write_rows(hid_t d, hid_t mt, size_t start, size_t n, const void *buf
     int rc = -1;
     if (fs >= 0 && ms >= 0 &&
         H5Sselect_hyperslab(fs, H5S_SELECT_SET, &off, NULL, &cnt, NULL) >= 0 &&
-        H5Dwrite(d, mt, ms, fs, H5P_DEFAULT, buf) >= 0)
+        (write ? H5Dwrite(d, mt, ms, fs, H5P_DEFAULT, buf)
+               : H5Dread(d, mt, ms, fs, H5P_DEFAULT, buf)) >= 0)
         rc = 0;
     if (ms >= 0)
         H5Sclose(ms);
@@ -472,23 +473,14 @@ static int write_rows(hid_t d, hid_t mt, size_t start, size_t n, const void *buf
     return rc;
 }
 
+static int write_rows(hid_t d, hid_t mt, size_t start, size_t n, const void *buf)
+{
+    return transfer_rows(d, mt, start, n, (void *)buf, true);
+}
+
 static int read_rows(hid_t d, hid_t mt, size_t start, size_t n, void *buf)
 {
-    if (n == 0)
-        return 0;
-    hsize_t off = start, cnt = n;
-    hid_t fs = H5Dget_space(d);
-    hid_t ms = H5Screate_simple(1, &cnt, NULL);
-    int rc = -1;
-    if (fs >= 0 && ms >= 0 &&
-        H5Sselect_hyperslab(fs, H5S_SELECT_SET, &off, NULL, &cnt, NULL) >= 0 &&
-        H5Dread(d, mt, ms, fs, H5P_DEFAULT, buf) >= 0)
-        rc = 0;
-    if (ms >= 0)
-        H5Sclose(ms);
-    if (fs >= 0)
-        H5Sclose(fs);
-    return rc;
+    return transfer_rows(d, mt, start, n, buf, false);
 }
 
 /* Creates dataset name of n rows and writes them. */
