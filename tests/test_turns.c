@@ -21,11 +21,19 @@
 
 /* Random positions per rule set. Each gets the turn set, the state after every root turn, turn
  * perft 1 and movement perft 1-2; a sample also turn perft 2 and movement perft 3, which cost the
- * reference up to a second or two per position under the double-move rules. Sized so that the
- * whole test takes some 60-90 s on one core; build with -DRANDOM_DEEP_ALL for the deep
- * comparisons everywhere (an hour), or another RANDOM_POSITIONS. */
+ * reference up to a second or two per position under the double-move rules (positions with more
+ * than DEEP_MAX_TURNS turns are left out of the sample). Sized so that the whole test takes some
+ * 60-90 s on one core; build with -DRANDOM_DEEP_ALL for the deep comparisons everywhere (an
+ * hour), or another RANDOM_POSITIONS. */
 #ifndef RANDOM_POSITIONS
 #define RANDOM_POSITIONS 500
+#endif
+#ifndef DEEP_MAX_TURNS
+#ifdef RANDOM_DEEP_ALL
+#define DEEP_MAX_TURNS 1000000
+#else
+#define DEEP_MAX_TURNS 1500
+#endif
 #endif
 
 static const Rules SINGLE = {TURNS_SINGLE, EP_CLASSIC};
@@ -824,14 +832,19 @@ static void explain_perft(const Setup *s, const Position *p, const Rules *r, con
 }
 
 /* Every comparison at one position; returns the number of disagreements and counts a finished
- * game in *over. deep adds turn perft depth 2 and movement perft depth 3. */
-static int compare_position(const Setup *s, const Position *p, const Rules *r, bool deep, int *over)
+ * game in *over. want_deep adds turn perft depth 2 and movement perft depth 3 (counted in
+ * *deeps) where they are affordable. */
+static int compare_position(const Setup *s, const Position *p, const Rules *r, bool want_deep, int *over,
+                            int *deeps)
 {
     int bad = 0;
     TurnList ref = {0}, fast = {0};
     assert_true(ref_turns(s, r, &ref));
     assert_true(position_turns(p, r, &fast));
     *over += ref.n == 0;
+    /* The deep perfts cost the reference about a millisecond per root turn: not above this many. */
+    bool deep = want_deep && ref.n <= DEEP_MAX_TURNS;
+    *deeps += deep;
     bad += turn_sets_differ(s, r, &ref, &fast) != 0;
     if (position_first_turn(p, r) != ref_first_turn(s, r)) {
         print_fen("first-turn flags differ", s, r);
@@ -874,7 +887,7 @@ static int compare_position(const Setup *s, const Position *p, const Rules *r, b
  * and must reach the same state; the reached FEN must be valid under the rules. The turn sets
  * are compared on the way too, at every eighth turn boundary and wherever an en passant capture
  * is possible. Every position reached gets the full comparison except the deep perfts, which
- * one in deep_every gets. */
+ * one in deep_every gets (if it has at most DEEP_MAX_TURNS turns). */
 static void random_positions(const Rules *r, int count, int deep_every, uint64_t seed)
 {
     static const char *VARIANTS[4] = {"chess", "chess960", "capablanca", "caparandom"};
@@ -929,9 +942,7 @@ static void random_positions(const Rules *r, int count, int deep_every, uint64_t
                 bad++;
             }
         }
-        bool is_deep = game % deep_every == 0;
-        deep += is_deep;
-        bad += compare_position(&s, &p, r, is_deep, &over);
+        bad += compare_position(&s, &p, r, game % deep_every == 0, &over, &deep);
     }
     print_message("%-28s %d positions (%d deep, %d with en passant, %d games over), %d more on the "
                   "way (%d with a double en passant turn): %.1f s\n",
@@ -940,7 +951,7 @@ static void random_positions(const Rules *r, int count, int deep_every, uint64_t
 }
 
 /* Positions and deep fraction per rule set, sized for the time budget (RANDOM_DEEP_ALL makes
- * every position deep: a long run, minutes). Bennekom under the modern rule has no en passant at
+ * every position deep: about an hour). Bennekom under the modern rule has no en passant at
  * all (its second movement is the first one's piece, never on its start square). */
 #ifdef RANDOM_DEEP_ALL
 #define DEEP(n) 1
@@ -948,14 +959,14 @@ static void random_positions(const Rules *r, int count, int deep_every, uint64_t
 #define DEEP(n) (n)
 #endif
 static void random_single(void **state) { (void)state; random_positions(&SINGLE, RANDOM_POSITIONS, DEEP(5), 1); }
-static void random_classic(void **state) { (void)state; random_positions(&CLASSIC, RANDOM_POSITIONS, DEEP(101), 2); }
-static void random_modern(void **state) { (void)state; random_positions(&MODERN, RANDOM_POSITIONS, DEEP(101), 3); }
-static void random_balanced(void **state) { (void)state; random_positions(&BALANCED, RANDOM_POSITIONS, DEEP(101), 4); }
-static void random_balanced_modern(void **state) { (void)state; random_positions(&BALANCED_MODERN, RANDOM_POSITIONS, DEEP(101), 5); }
-static void random_galvin(void **state) { (void)state; random_positions(&GALVIN, RANDOM_POSITIONS, DEEP(101), 6); }
-static void random_bennekom(void **state) { (void)state; random_positions(&BENNEKOM, RANDOM_POSITIONS, DEEP(5), 7); }
-static void random_bennekom_modern(void **state) { (void)state; random_positions(&BENNEKOM_MODERN, RANDOM_POSITIONS / 2, DEEP(11), 8); }
-static void random_extramove(void **state) { (void)state; random_positions(&EXTRAMOVE, RANDOM_POSITIONS, DEEP(101), 9); }
+static void random_classic(void **state) { (void)state; random_positions(&CLASSIC, RANDOM_POSITIONS, DEEP(51), 2); }
+static void random_modern(void **state) { (void)state; random_positions(&MODERN, RANDOM_POSITIONS, DEEP(51), 3); }
+static void random_balanced(void **state) { (void)state; random_positions(&BALANCED, RANDOM_POSITIONS, DEEP(51), 4); }
+static void random_balanced_modern(void **state) { (void)state; random_positions(&BALANCED_MODERN, RANDOM_POSITIONS, DEEP(51), 5); }
+static void random_galvin(void **state) { (void)state; random_positions(&GALVIN, RANDOM_POSITIONS, DEEP(25), 6); }
+static void random_bennekom(void **state) { (void)state; random_positions(&BENNEKOM, RANDOM_POSITIONS, DEEP(11), 7); }
+static void random_bennekom_modern(void **state) { (void)state; random_positions(&BENNEKOM_MODERN, RANDOM_POSITIONS / 2, DEEP(21), 8); }
+static void random_extramove(void **state) { (void)state; random_positions(&EXTRAMOVE, RANDOM_POSITIONS, DEEP(51), 9); }
 
 int main(void)
 {
