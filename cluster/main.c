@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench.h"
 #include "bisect.h"
 #include "check_config.h"
 #include "cli_error.h"
@@ -21,11 +22,12 @@ static void usage(FILE *out)
     fputs("usage: carrera COMMAND [OPTIONS]\n"
           "       carrera --help | --version\n"
           "\n"
-          "Exact perft for chess variants.\n"
+          "Exact perft and a self-play engine for chess variants.\n"
           "\n"
           "commands:\n"
           "  perft   count the legal move paths from a position (carrera perft --help)\n"
-          "  uci     talk the UCI protocol on stdin/stdout (perft and position handling)\n"
+          "  uci     talk the UCI protocol on stdin/stdout: play (go), perft (go perft)\n"
+          "  bench   the engine's fixed search and its node-count signature\n"
           "  bisect  find where a UCI engine's perft differs from Carrera's\n"
           "          (carrera bisect --help)\n"
           "  check-config\n"
@@ -57,6 +59,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(command, "perft") == 0)
         return perft_command(argc - 1, argv + 1);
+    if (strcmp(command, "bench") == 0)
+        return bench_command(argc - 1, argv + 1);
     if (strcmp(command, "bisect") == 0)
         return bisect_command(argc - 1, argv + 1);
     if (strcmp(command, "check-config") == 0)

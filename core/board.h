@@ -3,6 +3,7 @@
 #ifndef CARRERA_BOARD_H
 #define CARRERA_BOARD_H
 
+#include "eval.h"
 #include "position.h"
 #include "perft_tt.h"
 #include "turn.h"
@@ -13,6 +14,7 @@
     void board_to_setup_##SUFFIX(const Board##N *b, const Castling##N *c, Setup *s);               \
     int board_moves_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v, Move *l);  \
     void board_make_##SUFFIX(const Board##N *b, const Castling##N *c, Move m, Board##N *o);        \
+    void board_make_null_##SUFFIX(const Board##N *b, Board##N *o);                                \
     bool board_in_check_##SUFFIX(const Board##N *b);                                               \
     int board_checkers_##SUFFIX(const Board##N *b, int *squares);                                  \
     u128 board_key_slow_##SUFFIX(const Board##N *b);                                           \
@@ -25,7 +27,8 @@
                                         const Variant *v, const Rules *r, int d, PerftTT *tt);     \
     uint64_t board_perft_movements_##SUFFIX(const Board##N *b, const Castling##N *c,               \
                                             const Variant *v, const Rules *r, int d);              \
-    bool board_first_turn_##SUFFIX(const Board##N *b, const Rules *r);
+    bool board_first_turn_##SUFFIX(const Board##N *b, const Rules *r);                             \
+    int board_eval_##SUFFIX(const Board##N *b, const Eval *e);
 
 DECLARE_BOARD_API(8, 64)
 DECLARE_BOARD_API(10, 80)

@@ -7,3 +7,4 @@
 #define BB u128
 #define SFX(name) name##_10
 #include "board_impl.h"
+#include "eval_impl.h"

@@ -7,3 +7,4 @@
 #define BB uint64_t
 #define SFX(name) name##_8
 #include "board_impl.h"
+#include "eval_impl.h"

@@ -413,6 +413,18 @@ static inline void make(const BoardT *b, const CastT *c, Move m, BoardT *o)
     o->side = (uint8_t)them;
 }
 
+/* The same side's opponent to move, nothing moved: the search's null move. */
+static inline void make_null(const BoardT *b, BoardT *o)
+{
+    *o = *b;
+    o->key ^= Z->side ^ ep_key(o->ep);
+    o->ep = 0;
+    o->halfmove++;
+    if (b->side == BLACK)
+        o->fullmove++;
+    o->side ^= 1;
+}
+
 /* ---- perft --------------------------------------------------------------------------------- */
 
 /* tt, when not NULL, remembers subtree counts from depth 2 up (the last ply is cheaper to
@@ -445,6 +457,7 @@ int SFX(board_moves)(const BoardT *b, const CastT *c, const Variant *v, Move *li
     return generate(b, c, v, list);
 }
 void SFX(board_make)(const BoardT *b, const CastT *c, Move m, BoardT *o) { make(b, c, m, o); }
+void SFX(board_make_null)(const BoardT *b, BoardT *o) { make_null(b, o); }
 bool SFX(board_in_check)(const BoardT *b)
 {
     BB king = b->by_type[KING] & b->by_color[b->side]; /* gone in Galvin's game */

@@ -64,6 +64,16 @@ void position_make(const Position *p, Move m, Position *out)
     }
 }
 
+void position_make_null(const Position *p, Position *out)
+{
+    if (out != p)
+        *out = *p;
+    if (wide(p))
+        board_make_null_10(&p->u.b10.board, &out->u.b10.board);
+    else
+        board_make_null_8(&p->u.b8.board, &out->u.b8.board);
+}
+
 int position_side(const Position *p) { return wide(p) ? p->u.b10.board.side : p->u.b8.board.side; }
 
 bool position_in_check(const Position *p)

@@ -54,7 +54,24 @@ int position_legal_moves(const Position *p, Move *moves);
 /* Plays the legal move m: out receives the new position (p and out may alias). */
 void position_make(const Position *p, Move m, Position *out);
 
+/* Passes the turn without moving (the search's null move): out receives p with the other side
+ * to move and no en passant square (p and out may alias). */
+void position_make_null(const Position *p, Position *out);
+
 int position_side(const Position *p);
+
+/* The piece on square s (NO_PIECE for an empty square). */
+static inline Piece position_piece_at(const Position *p, int s)
+{
+    return p->variant->files == 10 ? p->u.b10.board.sq[s] : p->u.b8.board.sq[s];
+}
+
+/* The halfmove clock: plies (turns under the double-move rules) since the last capture or pawn
+ * movement. */
+static inline int position_halfmove(const Position *p)
+{
+    return p->variant->files == 10 ? p->u.b10.board.halfmove : p->u.b8.board.halfmove;
+}
 bool position_in_check(const Position *p);
 
 /* The squares of the pieces giving check to the side to move (at most MAX_CHECKERS); returns

@@ -1,0 +1,252 @@
+/* The evaluation's parameters: their documented defaults, their names and ranges (for INI files,
+ * UCI options and the tuner), and eval_prepare, which turns them into the piece-square tables the
+ * bitboard evaluation (eval_impl.h, compiled once per board size) reads. */
+#include "eval.h"
+
+#include "board.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Defaults, in centipawns.
+ *
+ * Material: H.G. Muller's values for the Capablanca pieces, as the issue that asked for this
+ * evaluation cites them: P 1, N 3.0, B 3.5, R 4.75, A 8.75, C 9.0, Q 9.5 pawns. He obtained them
+ * as the best fit to computer-computer games (his engine Joker80) started with material
+ * imbalances, as he describes in the "Piece Values" thread of chessvariants.org (3 May 2008).
+ * The Rook is his 4.75; the usual 8x8 figure is 5.0. For comparison, the built-in values of
+ * Fairy-Stockfish (src/types.h) are, scaled to a 3.0 Knight,
+ * B 3.2, R 4.9, A 8.5, C 8.8, Q 9.7 in the middlegame and B 3.2, R 4.8, A 7.7, C 9.1, Q 9.4 in
+ * the endgame (its Pawn is 0.5 and 0.7): the same order, the Archbishop a little lower. The
+ * same values serve both phases until tuning says otherwise.
+ *
+ * Everything else is a round starting value of our own for the tuner, of the size classical
+ * engines use: a few centipawns per safe square of mobility or step towards the centre, a tenth
+ * to a fifth of a pawn per pawn-structure defect, about half a pawn for the bishop pair
+ * (L. Kaufman, "The Evaluation of Material Imbalances", 1999, on 8x8 boards). */
+void eval_defaults(EvalParams *p)
+{
+    static const int value[TYPE_NB] = {
+        [PAWN] = 100,       [KNIGHT] = 300,     [BISHOP] = 350, [ROOK] = 475,
+        [ARCHBISHOP] = 875, [CHANCELLOR] = 900, [QUEEN] = 950,
+    };
+    static const int mobility_mg[TYPE_NB] = {
+        [KNIGHT] = 6, [BISHOP] = 5, [ROOK] = 3, [ARCHBISHOP] = 4, [CHANCELLOR] = 3, [QUEEN] = 2,
+    };
+    static const int mobility_eg[TYPE_NB] = {
+        [KNIGHT] = 5,     [BISHOP] = 5, [ROOK] = 5, [ARCHBISHOP] = 4,
+        [CHANCELLOR] = 4, [QUEEN] = 3,  [KING] = 3,
+    };
+    /* The king hides in the middlegame (negative: a penalty per step towards the centre or up
+     * from its back rank) and comes out in the endgame. */
+    static const int center_mg[TYPE_NB] = {
+        [PAWN] = 3,       [KNIGHT] = 5,     [BISHOP] = 2, [ROOK] = 1,
+        [ARCHBISHOP] = 3, [CHANCELLOR] = 3, [QUEEN] = 1,  [KING] = -8,
+    };
+    static const int center_eg[TYPE_NB] = {
+        [KNIGHT] = 3,     [BISHOP] = 2, [ROOK] = 1, [ARCHBISHOP] = 2,
+        [CHANCELLOR] = 2, [QUEEN] = 2,  [KING] = 8,
+    };
+    memset(p, 0, sizeof *p);
+    memcpy(p->value_mg, value, sizeof value);
+    memcpy(p->value_eg, value, sizeof value);
+    memcpy(p->mobility_mg, mobility_mg, sizeof mobility_mg);
+    memcpy(p->mobility_eg, mobility_eg, sizeof mobility_eg);
+    memcpy(p->center_mg, center_mg, sizeof center_mg);
+    memcpy(p->center_eg, center_eg, sizeof center_eg);
+    p->pawn_advance_mg = 2;
+    p->pawn_advance_eg = 5;
+    p->passed_mg = 40; /* one step from promotion; less further back (eval_impl.h) */
+    p->passed_eg = 120;
+    p->doubled_mg = 10;
+    p->doubled_eg = 20;
+    p->isolated_mg = 10;
+    p->isolated_eg = 15;
+    p->bishop_pair_mg = 40;
+    p->bishop_pair_eg = 50;
+    p->rook_open_mg = 20; /* half of it on a half-open file */
+    p->rook_open_eg = 10;
+    p->king_shelter = 8;
+    p->king_attack = 8; /* per 64 squared attack units: 200 at the cap */
+    p->tempo = 15;
+}
+
+/* clang-format off */
+#define P(name, field, lo, hi) { name, offsetof(EvalParams, field), lo, hi }
+/* clang-format on */
+#define VALUE(Name, T)                                                                             \
+    P("Value" Name "Mg", value_mg[T], 0, 3000), P("Value" Name "Eg", value_eg[T], 0, 3000)
+#define MOBILITY(Name, T)                                                                          \
+    P("Mobility" Name "Mg", mobility_mg[T], 0, 50), P("Mobility" Name "Eg", mobility_eg[T], 0, 50)
+#define CENTER(Name, T)                                                                            \
+    P("Center" Name "Mg", center_mg[T], -100, 100), P("Center" Name "Eg", center_eg[T], -100, 100)
+
+/* Every int of EvalParams a term reads, in the struct's order. The ranges are wide for the tuner
+ * yet keep every piece-square entry (eval_prepare) well inside a short. */
+static const EvalParamInfo PARAMS[] = {
+    VALUE("Pawn", PAWN),
+    VALUE("Knight", KNIGHT),
+    VALUE("Bishop", BISHOP),
+    VALUE("Rook", ROOK),
+    VALUE("Archbishop", ARCHBISHOP),
+    VALUE("Chancellor", CHANCELLOR),
+    VALUE("Queen", QUEEN),
+    MOBILITY("Knight", KNIGHT),
+    MOBILITY("Bishop", BISHOP),
+    MOBILITY("Rook", ROOK),
+    MOBILITY("Archbishop", ARCHBISHOP),
+    MOBILITY("Chancellor", CHANCELLOR),
+    MOBILITY("Queen", QUEEN),
+    MOBILITY("King", KING),
+    CENTER("Pawn", PAWN),
+    CENTER("Knight", KNIGHT),
+    CENTER("Bishop", BISHOP),
+    CENTER("Rook", ROOK),
+    CENTER("Archbishop", ARCHBISHOP),
+    CENTER("Chancellor", CHANCELLOR),
+    CENTER("Queen", QUEEN),
+    CENTER("King", KING),
+    P("PawnAdvanceMg", pawn_advance_mg, -50, 100),
+    P("PawnAdvanceEg", pawn_advance_eg, -50, 100),
+    P("PassedMg", passed_mg, 0, 500),
+    P("PassedEg", passed_eg, 0, 500),
+    P("DoubledMg", doubled_mg, 0, 200),
+    P("DoubledEg", doubled_eg, 0, 200),
+    P("IsolatedMg", isolated_mg, 0, 200),
+    P("IsolatedEg", isolated_eg, 0, 200),
+    P("BishopPairMg", bishop_pair_mg, 0, 300),
+    P("BishopPairEg", bishop_pair_eg, 0, 300),
+    P("RookOpenFileMg", rook_open_mg, 0, 200),
+    P("RookOpenFileEg", rook_open_eg, 0, 200),
+    P("KingShelter", king_shelter, 0, 100),
+    P("KingAttack", king_attack, 0, 100),
+    P("Tempo", tempo, 0, 100),
+};
+#undef P
+#undef VALUE
+#undef MOBILITY
+#undef CENTER
+
+const EvalParamInfo *eval_param_list(int *count)
+{
+    *count = (int)(sizeof PARAMS / sizeof PARAMS[0]);
+    return PARAMS;
+}
+
+static bool same_name(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+const EvalParamInfo *eval_param_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof PARAMS / sizeof PARAMS[0]; i++)
+        if (same_name(PARAMS[i].name, name))
+            return &PARAMS[i];
+    return NULL;
+}
+
+/* Only an optional sign and decimal digits, nothing around them: "8.75", "1e3", " 5" and "0x10"
+ * are mistakes to report, not numbers to round or guess. */
+static bool is_integer_text(const char *s)
+{
+    if (*s == '+' || *s == '-')
+        s++;
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return false;
+    return true;
+}
+
+int eval_param_set(EvalParams *p, const char *name, const char *value, char *err, size_t errlen)
+{
+    const EvalParamInfo *info = eval_param_find(name);
+    if (!info) {
+        snprintf(err, errlen, "unknown evaluation parameter '%s'", name);
+        return -1;
+    }
+    if (!is_integer_text(value)) {
+        snprintf(err, errlen, "%s: '%s' is not an integer (range %d..%d)", info->name, value,
+                 info->min, info->max);
+        return -1;
+    }
+    /* strtol saturates on overflow, which is outside every range. */
+    long v = strtol(value, NULL, 10);
+    if (v < info->min || v > info->max) {
+        snprintf(err, errlen, "%s: %s is out of range %d..%d", info->name, value, info->min,
+                 info->max);
+        return -1;
+    }
+    *eval_param_ref(p, info) = (int)v;
+    return 0;
+}
+
+/* Mobility is scored around these counts of safe squares, so that a piece with a typical
+ * number scores about nothing and the mobility weights do not shift the material values: the
+ * means measured over positions of random legal games of 0 to 160 plies, rounded, which came
+ * out within one square of each other on both board widths (the Archbishop's and the
+ * Chancellor's on 10x8 only). A constant per piece, the centring is folded into the
+ * piece-square tables; whatever it is off by, a tuned material value absorbs. */
+static const int TYPICAL_REACH[TYPE_NB] = {
+    [KNIGHT] = 3,     [BISHOP] = 3, [ROOK] = 3, [ARCHBISHOP] = 6,
+    [CHANCELLOR] = 7, [QUEEN] = 7,  [KING] = 3,
+};
+
+static int min_int(int a, int b) { return a < b ? a : b; }
+
+/* Steps towards the centre of a piece of type t on (file, rank), as White, in the given phase
+ * (0 middlegame): its distance from the nearest edge in files plus that in ranks. A pawn's rank is
+ * its advance, scored apart; the middlegame king counts its ranks from its own back rank
+ * instead, so that a negative weight keeps it at home and on a wing. */
+static int centre_steps(PieceType t, int phase, int files, int file, int rank)
+{
+    int f = min_int(file, files - 1 - file);
+    if (t == PAWN)
+        return f;
+    if (t == KING && phase == 0)
+        return f + rank;
+    return f + min_int(rank, RANKS - 1 - rank);
+}
+
+/* Each table entry holds all a piece on a square is worth that depends on nothing else: its
+ * material, its centralisation, a pawn's advance and the mobility centring. The evaluation then
+ * adds one entry per piece. */
+void eval_prepare(Eval *e, const EvalParams *p)
+{
+    memset(e, 0, sizeof *e);
+    e->params = *p;
+    for (int board = 0; board < 2; board++) {
+        const int files = board ? 10 : 8;
+        for (int phase = 0; phase < 2; phase++) {
+            const int *value = phase ? p->value_eg : p->value_mg;
+            const int *mobility = phase ? p->mobility_eg : p->mobility_mg;
+            const int *center = phase ? p->center_eg : p->center_mg;
+            const int advance = phase ? p->pawn_advance_eg : p->pawn_advance_mg;
+            for (PieceType t = PAWN; t <= KING; t++)
+                for (int sq = 0; sq < files * RANKS; sq++) {
+                    int file = sq % files, rank = sq / files;
+                    int v = center[t] * centre_steps(t, phase, files, file, rank);
+                    if (t != KING)
+                        v += value[t];
+                    if (t == PAWN)
+                        v += advance * (rank > 1 ? rank - 1 : 0);
+                    else
+                        v -= mobility[t] * TYPICAL_REACH[t];
+                    e->pst[board][phase][t][sq] = (short)v;
+                }
+        }
+    }
+}
+
+int evaluate(const Eval *e, const Position *p)
+{
+    return p->variant->files == 10 ? board_eval_10(&p->u.b10.board, e)
+                                   : board_eval_8(&p->u.b8.board, e);
+}

@@ -1,0 +1,69 @@
+/* The static evaluation of the engine. Every tunable number lives in EvalParams, a plain struct
+ * of ints that can be set by name (INI files, UCI options, the tuner) without recompiling;
+ * eval_prepare turns it into the tables the evaluation reads (piece-square tables for both board
+ * sizes), so a position is evaluated without recomputing anything that depends only on the
+ * parameters. Tapered: every term has a middlegame and an endgame value, blended by the phase. */
+#ifndef CARRERA_EVAL_H
+#define CARRERA_EVAL_H
+
+#include <stddef.h>
+
+#include "position.h"
+#include "rules.h"
+
+/* All values in centipawns. Arrays are indexed by PieceType; entries a term does not use (the
+ * king's value, the pawn's mobility, ...) are ignored. */
+typedef struct EvalParams {
+    int value_mg[TYPE_NB], value_eg[TYPE_NB];       /* material */
+    int mobility_mg[TYPE_NB], mobility_eg[TYPE_NB]; /* per safe square reached, N..Q and K */
+    int center_mg[TYPE_NB], center_eg[TYPE_NB];     /* piece-square: per step towards the centre */
+    int pawn_advance_mg, pawn_advance_eg;           /* per rank a pawn has advanced */
+    int passed_mg, passed_eg;                       /* passed pawn, scaled by its advance */
+    int doubled_mg, doubled_eg;                     /* penalty per doubled pawn */
+    int isolated_mg, isolated_eg;                   /* penalty per isolated pawn */
+    int bishop_pair_mg, bishop_pair_eg;
+    int rook_open_mg, rook_open_eg;                 /* rook or chancellor on an open file */
+    int king_shelter;                               /* middlegame, per shield pawn */
+    int king_attack;                                /* middlegame, scale of the king attack */
+    int tempo;                                      /* for the side to move */
+} EvalParams;
+
+/* One parameter's name (as INI keys and UCI options spell it), where it is, and its range. */
+typedef struct EvalParamInfo {
+    const char *name;
+    size_t offset; /* of the int inside EvalParams */
+    int min, max;
+} EvalParamInfo;
+
+/* The documented defaults (eval.c says where each comes from). */
+void eval_defaults(EvalParams *p);
+
+/* Every parameter, in a fixed order; *count receives their number. */
+const EvalParamInfo *eval_param_list(int *count);
+
+/* The parameter of this name (case-insensitive), or NULL. */
+const EvalParamInfo *eval_param_find(const char *name);
+
+static inline int *eval_param_ref(EvalParams *p, const EvalParamInfo *info)
+{
+    return (int *)((char *)p + info->offset);
+}
+
+/* Sets a parameter from its text ("875"); non-zero with a message naming the parameter and its
+ * range when the name is unknown or the value is not an integer in range. */
+int eval_param_set(EvalParams *p, const char *name, const char *value, char *err, size_t errlen);
+
+/* The prepared form: the parameters and the tables derived from them. Read-only during search;
+ * any number of searches may share one. */
+typedef struct Eval {
+    EvalParams params;
+    /* piece-square tables, White's view, [board: 0 for 8 files, 1 for 10][phase: mg, eg] */
+    short pst[2][2][TYPE_NB][MAX_SQUARES];
+} Eval;
+
+void eval_prepare(Eval *e, const EvalParams *p);
+
+/* The score of p in centipawns from the view of the side to move. */
+int evaluate(const Eval *e, const Position *p);
+
+#endif

@@ -1,0 +1,557 @@
+/* Tests of the static evaluation (core/eval.c, core/eval_impl.h): exact colour symmetry on
+ * positions of random games (with kings removed, as Galvin's game allows), symmetric starts
+ * scoring the tempo, the order of the piece values, the parameter table and its setter, the
+ * tapered effect of a material value, and what each term adds on positions made for it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "eval.h"
+#include "rng.h"
+
+#define PER_VARIANT 100
+
+static void load(Position *p, const char *variant, const char *fen)
+{
+    Setup s;
+    char err[256];
+    const Variant *v = variant_by_name(variant);
+    assert_non_null(v);
+    if (setup_from_fen(&s, v, fen, err, sizeof err) != 0)
+        fail_msg("%s: %s", fen, err);
+    position_from_setup(p, &s);
+}
+
+static int flip_square(int sq, int files)
+{
+    return sq == NO_SQUARE ? NO_SQUARE : (RANKS - 1 - sq / files) * files + sq % files;
+}
+
+/* The position upside down with the colours and the side to move swapped. */
+static void mirror(const Position *p, Position *out)
+{
+    Setup s, m;
+    position_to_setup(p, &s);
+    m = s;
+    const int files = s.variant->files;
+    for (int sq = 0; sq < files * RANKS; sq++) {
+        Piece pc = s.board[flip_square(sq, files)];
+        m.board[sq] = pc == NO_PIECE ? NO_PIECE : make_piece(piece_color(pc) ^ 1, piece_type(pc));
+    }
+    m.side = s.side ^ 1;
+    for (int color = 0; color < 2; color++)
+        for (int side = 0; side < 2; side++)
+            m.castle_rook[color][side] = flip_square(s.castle_rook[color ^ 1][side], files);
+    for (int i = 0; i < 2; i++)
+        m.ep[i] = flip_square(s.ep[i], files);
+    position_from_setup(out, &m);
+}
+
+/* The same position with the other side to move. */
+static void other_side(const Position *p, Position *out)
+{
+    Setup s;
+    position_to_setup(p, &s);
+    s.side ^= 1;
+    s.ep[0] = s.ep[1] = NO_SQUARE;
+    position_from_setup(out, &s);
+}
+
+/* Removes the king(s) of the colours in mask (bit per colour), as captures in Galvin's game do. */
+static void remove_kings(Position *p, int mask)
+{
+    Setup s;
+    position_to_setup(p, &s);
+    for (int sq = 0; sq < s.variant->files * RANKS; sq++)
+        if (piece_type(s.board[sq]) == KING && (mask >> piece_color(s.board[sq]) & 1)) {
+            int color = piece_color(s.board[sq]);
+            s.board[sq] = NO_PIECE;
+            s.castle_rook[color][0] = s.castle_rook[color][1] = NO_SQUARE;
+        }
+    position_from_setup(p, &s);
+}
+
+/* n positions of random legal games of a variant: each a fresh game of up to 160 plies. Every
+ * fifth loses one king or both. */
+static int random_positions(const char *variant, uint64_t seed, Position *out, int n)
+{
+    Rng rng = rng_new(seed);
+    Setup s;
+    setup_start(&s, variant_by_name(variant));
+    int kingless = 0;
+    for (int i = 0; i < n; i++) {
+        position_from_setup(&out[i], &s);
+        Move moves[MAX_MOVES];
+        for (int ply = (int)rng_below(&rng, 160); ply > 0; ply--) {
+            int count = position_legal_moves(&out[i], moves);
+            if (count == 0)
+                break;
+            position_make(&out[i], moves[rng_below(&rng, (uint64_t)count)], &out[i]);
+        }
+        if (i % 5 == 4) {
+            remove_kings(&out[i], 1 + (int)rng_below(&rng, 3));
+            kingless++;
+        }
+    }
+    return kingless;
+}
+
+static const char *const VARIANTS[] = { "chess", "capablanca", "janus", "gothic" };
+#define N_VARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])
+
+static void check_symmetry(const Eval *e)
+{
+    static Position pos[PER_VARIANT];
+    for (size_t v = 0; v < N_VARIANTS; v++) {
+        assert_true(random_positions(VARIANTS[v], 1000 + v, pos, PER_VARIANT) > 0);
+        for (int i = 0; i < PER_VARIANT; i++) {
+            Position m, o;
+            mirror(&pos[i], &m);
+            other_side(&pos[i], &o);
+            int score = evaluate(e, &pos[i]);
+            if (evaluate(e, &m) != score)
+                fail_msg("%s position %d: %d, mirrored %d", VARIANTS[v], i, score, evaluate(e, &m));
+            /* The side to move's view: the other side to move sees the opposite, each plus the
+             * tempo. */
+            if (evaluate(e, &o) + score != 2 * e->params.tempo)
+                fail_msg("%s position %d: %d, other side to move %d", VARIANTS[v], i, score,
+                         evaluate(e, &o));
+        }
+    }
+}
+
+static void colour_symmetry_defaults(void **state)
+{
+    (void)state;
+    EvalParams p;
+    static Eval e;
+    eval_defaults(&p);
+    eval_prepare(&e, &p);
+    check_symmetry(&e);
+}
+
+/* Defaults leave some terms at zero, where an asymmetry would hide: every parameter at random in
+ * its range. */
+static void colour_symmetry_random_parameters(void **state)
+{
+    (void)state;
+    Rng rng = rng_new(77);
+    int count;
+    const EvalParamInfo *list = eval_param_list(&count);
+    static Eval e;
+    for (int round = 0; round < 3; round++) {
+        EvalParams p;
+        eval_defaults(&p);
+        for (int i = 0; i < count; i++)
+            *eval_param_ref(&p, &list[i]) =
+                list[i].min + (int)rng_below(&rng, (uint64_t)(list[i].max - list[i].min + 1));
+        eval_prepare(&e, &p);
+        check_symmetry(&e);
+    }
+}
+
+static void symmetric_starts_score_the_tempo(void **state)
+{
+    (void)state;
+    EvalParams p;
+    static Eval e;
+    eval_defaults(&p);
+    eval_prepare(&e, &p);
+    int n;
+    const Variant *const *all = variant_all(&n);
+    for (int i = 0; i < n; i++) {
+        Setup s;
+        Position pos;
+        setup_start(&s, all[i]);
+        position_from_setup(&pos, &s);
+        assert_int_equal(evaluate(&e, &pos), p.tempo);
+        for (uint64_t seed = 1; all[i]->random_array && seed <= 20; seed++) {
+            setup_random(&s, all[i], seed);
+            position_from_setup(&pos, &s);
+            assert_int_equal(evaluate(&e, &pos), p.tempo);
+        }
+    }
+    /* 1. e4 e5 is as symmetric. */
+    Position pos;
+    load(&pos, "chess", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    assert_int_equal(evaluate(&e, &pos), p.tempo);
+}
+
+/* The scores of base with one White piece of each type of order (best first) added on the
+ * square marked "X" in fen_template: each must score below the one before and above base. */
+static void check_order(const Eval *e, const char *variant, const char *base,
+                        const char *fen_template, const char *order)
+{
+    Position pos;
+    load(&pos, variant, base);
+    int last = 0, floor = evaluate(e, &pos);
+    for (const char *t = order; *t; t++) {
+        char fen[FEN_MAX];
+        snprintf(fen, sizeof fen, "%s", fen_template);
+        *strchr(fen, 'X') = *t;
+        load(&pos, variant, fen);
+        int score = evaluate(e, &pos);
+        /* Bishop and Knight may tie; every other step must be a strict loss. */
+        if (t != order && (score > last || (score == last && *t != 'N')))
+            fail_msg("%s: extra %c scores %d, extra %c %d", fen, *t, score, t[-1], last);
+        last = score;
+    }
+    if (last <= floor)
+        fail_msg("%s: extra %c scores %d, nothing extra %d", variant, order[strlen(order) - 1],
+                 last, floor);
+}
+
+static void material_order(void **state)
+{
+    (void)state;
+    EvalParams p;
+    static Eval e;
+    eval_defaults(&p);
+    eval_prepare(&e, &p);
+    /* The order is that of the default values; the other terms must not upset it. */
+    const PieceType order[] = { QUEEN, CHANCELLOR, ARCHBISHOP, ROOK, BISHOP, KNIGHT, PAWN };
+    for (int i = 1; i < 7; i++) {
+        assert_true(p.value_mg[order[i - 1]] > p.value_mg[order[i]]);
+        assert_true(p.value_eg[order[i - 1]] > p.value_eg[order[i]]);
+    }
+    /* Kings and pawns only (endgame), and the minor pieces and rooks of both sides besides
+     * (middlegame once the extra piece is there). */
+    check_order(&e, "capablanca", "4k5/pppppppppp/10/10/10/10/PPPPPPPPPP/4K5 w - - 0 1",
+                "4k5/pppppppppp/10/10/4X5/10/PPPPPPPPPP/4K5 w - - 0 1", "QCARBNP");
+    check_order(&e, "capablanca",
+                "rn1b1kb1nr/pppppppppp/10/10/10/10/PPPPPPPPPP/RN1B1KB1NR w - - 0 1",
+                "rn1b1kb1nr/pppppppppp/10/10/4X5/10/PPPPPPPPPP/RN1B1KB1NR w - - 0 1", "QCARBNP");
+    check_order(&e, "chess", "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
+                "4k3/pppppppp/8/8/3X4/8/PPPPPPPP/4K3 w - - 0 1", "QRBNP");
+    check_order(&e, "chess", "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1",
+                "rnb1kbnr/pppppppp/8/8/3X4/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1", "QRBNP");
+}
+
+static void parameter_table(void **state)
+{
+    (void)state;
+    int count;
+    const EvalParamInfo *list = eval_param_list(&count);
+    assert_true(count > 0);
+    EvalParams p;
+    eval_defaults(&p);
+    for (int i = 0; i < count; i++) {
+        /* The first of its name, in any case: no other spells it the same. */
+        assert_ptr_equal(eval_param_find(list[i].name), &list[i]);
+        assert_true(list[i].min < list[i].max);
+        assert_true(list[i].offset % sizeof(int) == 0);
+        assert_true(list[i].offset + sizeof(int) <= sizeof(EvalParams));
+        int v = *eval_param_ref(&p, &list[i]);
+        if (v < list[i].min || v > list[i].max)
+            fail_msg("default %s = %d outside %d..%d", list[i].name, v, list[i].min, list[i].max);
+        for (int j = 0; j < i; j++)
+            if (list[i].offset == list[j].offset)
+                fail_msg("%s and %s are the same int", list[i].name, list[j].name);
+    }
+    /* Names as INI files and UCI options spell them, in any case. */
+    const char *names[] = { "ValueArchbishopMg", "valuearchbishopmg",
+                            "VALUEARCHBISHOPMG", "MobilityKnightMg",
+                            "CenterQueenEg",     "PawnAdvanceMg",
+                            "PassedEg",          "DoubledMg",
+                            "IsolatedEg",        "BishopPairMg",
+                            "RookOpenFileMg",    "KingShelter",
+                            "KingAttack",        "Tempo" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!eval_param_find(names[i]))
+            fail_msg("%s not found", names[i]);
+    assert_int_equal(eval_param_find("valuearchbishopmg")->offset,
+                     offsetof(EvalParams, value_mg[ARCHBISHOP]));
+    assert_null(eval_param_find("ValueKingMg"));
+    assert_null(eval_param_find("ValueArchbishop"));
+    assert_null(eval_param_find(""));
+}
+
+static void set_fails(EvalParams *p, const char *name, const char *value, const char *expect)
+{
+    char err[256] = "";
+    EvalParams before = *p;
+    if (eval_param_set(p, name, value, err, sizeof err) == 0)
+        fail_msg("%s = '%s' accepted", name, value);
+    if (!strstr(err, expect))
+        fail_msg("%s = '%s': message '%s' lacks '%s'", name, value, err, expect);
+    assert_memory_equal(&before, p, sizeof before);
+}
+
+static void parameter_setting(void **state)
+{
+    (void)state;
+    EvalParams p;
+    eval_defaults(&p);
+    char err[256] = "";
+    assert_int_equal(eval_param_set(&p, "valueArchbishopMG", "800", err, sizeof err), 0);
+    assert_int_equal(p.value_mg[ARCHBISHOP], 800);
+    assert_int_equal(eval_param_set(&p, "CenterKingMg", "-12", err, sizeof err), 0);
+    assert_int_equal(p.center_mg[KING], -12);
+    assert_int_equal(eval_param_set(&p, "Tempo", "+20", err, sizeof err), 0);
+    assert_int_equal(p.tempo, 20);
+    assert_int_equal(eval_param_set(&p, "ValueQueenEg", "3000", err, sizeof err), 0);
+    assert_int_equal(eval_param_set(&p, "ValueQueenEg", "0", err, sizeof err), 0);
+
+    set_fails(&p, "ValueAmazonMg", "875", "unknown evaluation parameter 'ValueAmazonMg'");
+    const char *not_integers[] = {
+        "8.75", "abc", "", "12x", " 12", "12 ", "+", "-", "0x10", "1e3"
+    };
+    for (size_t i = 0; i < sizeof not_integers / sizeof not_integers[0]; i++)
+        set_fails(&p, "ValueArchbishopMg", not_integers[i], "not an integer (range 0..3000)");
+    set_fails(&p, "ValueArchbishopMg", "3001", "ValueArchbishopMg: 3001 is out of range 0..3000");
+    set_fails(&p, "ValueArchbishopMg", "-1", "out of range 0..3000");
+    set_fails(&p, "ValueArchbishopMg", "99999999999999999999999", "out of range 0..3000");
+    set_fails(&p, "CenterKingMg", "-101", "out of range -100..100");
+    /* A short buffer gets a truncated message, never an overflow. */
+    char tiny[8];
+    assert_int_not_equal(eval_param_set(&p, "Nope", "1", tiny, sizeof tiny), 0);
+    assert_int_equal(strlen(tiny), sizeof tiny - 1);
+}
+
+/* The Archbishop's value enters with the phase weights of eval_impl.h (N 1, B 1, R 2, A 4, C 4,
+ * Q 4 of a full 24): here A against R, phase 6, so a change of the middlegame value counts 6/24
+ * and one of the endgame value 18/24. */
+static void archbishop_value_is_tapered(void **state)
+{
+    (void)state;
+    const char *fens[] = { "4k5/ppp2ppppp/3r6/10/4A5/10/PPPPPPPPPP/4K5 w - - 0 1",
+                           "4k5/ppp2ppppp/3r6/10/4A5/10/PPPPPPPPPP/4K5 b - - 0 1" };
+    for (int f = 0; f < 2; f++) {
+        const int sign = f == 0 ? 1 : -1;
+        Position pos;
+        load(&pos, "capablanca", fens[f]);
+        EvalParams p;
+        static Eval e;
+        char err[256];
+        eval_defaults(&p);
+        eval_prepare(&e, &p);
+        const int base = evaluate(&e, &pos);
+        char text[16];
+        snprintf(text, sizeof text, "%d", p.value_mg[ARCHBISHOP] + 240);
+        assert_int_equal(eval_param_set(&p, "ValueArchbishopMg", text, err, sizeof err), 0);
+        eval_prepare(&e, &p);
+        const int mg_up = evaluate(&e, &pos);
+        assert_int_equal(mg_up - base, sign * 240 * 6 / 24);
+        eval_defaults(&p);
+        snprintf(text, sizeof text, "%d", p.value_eg[ARCHBISHOP] - 240);
+        assert_int_equal(eval_param_set(&p, "ValueArchbishopEg", text, err, sizeof err), 0);
+        eval_prepare(&e, &p);
+        assert_int_equal(evaluate(&e, &pos) - base, -sign * 240 * 18 / 24);
+    }
+    /* Without an Archbishop on the board its value changes nothing. */
+    Position pos;
+    load(&pos, "capablanca", "4k5/ppp2ppppp/3r6/10/1R8/10/PPPPPPPPPP/4K5 w - - 0 1");
+    EvalParams p;
+    static Eval e;
+    eval_defaults(&p);
+    eval_prepare(&e, &p);
+    int base = evaluate(&e, &pos);
+    p.value_mg[ARCHBISHOP] += 500;
+    p.value_eg[ARCHBISHOP] += 500;
+    eval_prepare(&e, &p);
+    assert_int_equal(evaluate(&e, &pos), base);
+}
+
+/* How much the named parameters add to the score of a position: the score with the defaults
+ * less that with these parameters at zero. */
+static int contribution_at(const Position *pos, const char *const names[], int n)
+{
+    EvalParams p;
+    static Eval e;
+    eval_defaults(&p);
+    eval_prepare(&e, &p);
+    int with = evaluate(&e, pos);
+    char err[256];
+    for (int i = 0; i < n; i++)
+        if (eval_param_set(&p, names[i], "0", err, sizeof err) != 0)
+            fail_msg("%s", err);
+    eval_prepare(&e, &p);
+    return with - evaluate(&e, pos);
+}
+
+static int contribution(const char *variant, const char *fen, const char *const names[], int n)
+{
+    Position pos;
+    load(&pos, variant, fen);
+    return contribution_at(&pos, names, n);
+}
+
+/* Kings and pawns only: phase 0, the endgame values count whole. */
+static void pawn_structure(void **state)
+{
+    (void)state;
+    const char *passed[] = { "PassedMg", "PassedEg" };
+    const char *doubled[] = { "DoubledMg", "DoubledEg" };
+    const char *isolated[] = { "IsolatedMg", "IsolatedEg" };
+    EvalParams p;
+    eval_defaults(&p);
+    /* d6 is passed, on White's sixth rank (r = 5): (5/6)^2 of the bonus; a2 and a7 block each
+     * other. */
+    const int d6 = p.passed_eg * 25 / 36;
+    assert_int_equal(contribution("chess", "4k3/p7/3P4/8/8/8/P7/4K3 w - - 0 1", passed, 2), d6);
+    assert_int_equal(contribution("chess", "4k3/p7/3P4/8/8/8/P7/4K3 b - - 0 1", passed, 2), -d6);
+    /* e7 guards d6's way and d6 e7's: neither is passed. */
+    assert_int_equal(contribution("chess", "4k3/p3p3/3P4/8/8/8/P7/4K3 w - - 0 1", passed, 2), 0);
+    /* A Black passed pawn on a 10x8 board, on i4, Black's fifth rank (r = 4). */
+    assert_int_equal(contribution("capablanca", "4k5/10/10/10/8p1/10/10/4K5 w - - 0 1", passed, 2),
+                     -p.passed_eg * 16 / 36);
+    /* c2 and c3: one doubled pawn, two isolated ones; f7 and g7 are neither. */
+    const char *fen = "4k3/5pp1/8/8/8/2P5/2P5/4K3 w - - 0 1";
+    assert_int_equal(contribution("chess", fen, doubled, 2), -p.doubled_eg);
+    assert_int_equal(contribution("chess", fen, isolated, 2), -2 * p.isolated_eg);
+}
+
+static void pieces_and_kings(void **state)
+{
+    (void)state;
+    EvalParams p;
+    eval_defaults(&p);
+    /* Rh1 on an open file, Rd8 on a half-open one (Black has no d pawn, White has): phase 4. */
+    const char *open[] = { "RookOpenFileMg", "RookOpenFileEg" };
+    int c = contribution("chess", "3rk3/8/8/8/3P4/8/8/4K2R w - - 0 1", open, 2);
+    int expect =
+        ((p.rook_open_mg - p.rook_open_mg / 2) * 4 + (p.rook_open_eg - p.rook_open_eg / 2) * 20) /
+        24;
+    assert_true(c >= expect - 1 && c <= expect + 1);
+
+    /* Shelter: f2 g2 h2 before White's king, nothing before Black's; queens make phase 8. */
+    const char *shelter[] = { "KingShelter" };
+    assert_int_equal(contribution("chess", "q5k1/8/8/8/8/8/5PPP/Q5K1 w - - 0 1", shelter, 1),
+                     3 * p.king_shelter * 8 / 24);
+
+    /* King attack on g8's squares: nothing from the queen alone; from queen (g7, h7: 2 x 5 units)
+     * and knight (g7: 2 units) 12^2 / 64 of KingAttack in the middlegame, phase 9; more with a
+     * rook (f7) besides. Black's rooks attack nothing near White's king. */
+    const char *attack[] = { "KingAttack" };
+    int one = contribution("chess", "3rr1k1/5ppp/7Q/8/8/8/PPP5/1K6 w - - 0 1", attack, 1);
+    int two = contribution("chess", "3rr1k1/5ppp/7Q/7N/8/8/PPP5/1K6 w - - 0 1", attack, 1);
+    int three = contribution("chess", "3rr1k1/5ppp/7Q/7N/8/8/PPP5/1K3R2 w - - 0 1", attack, 1);
+    assert_int_equal(one, 0);
+    expect = p.king_attack * 12 * 12 / 64 * 9 / 24;
+    assert_true(two >= expect - 1 && two <= expect + 1);
+    assert_true(three > two);
+
+    /* The bishop pair: White's two against Black's one, phase 3. */
+    const char *pair[] = { "BishopPairMg", "BishopPairEg" };
+    c = contribution("chess", "2b1k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", pair, 2);
+    expect = (p.bishop_pair_mg * 3 + p.bishop_pair_eg * 21) / 24;
+    assert_true(c >= expect - 1 && c <= expect + 1);
+    assert_int_equal(contribution("chess", "2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", pair, 2), 0);
+    /* Galvin's game: without Black's king there is nothing to attack or shelter. */
+    Position pos;
+    load(&pos, "chess", "6k1/5ppp/8/7N/6Q1/8/PPP5/1K3R2 w - - 0 1");
+    remove_kings(&pos, 1 << BLACK);
+    assert_int_equal(contribution_at(&pos, attack, 1), 0);
+    assert_int_equal(contribution_at(&pos, shelter, 1), 3 * p.king_shelter * 7 / 24);
+}
+
+/* Mobility counts the squares a piece attacks that hold none of its own pieces and no enemy
+ * pawn attacks, around a typical count of 3 for a knight: here the Na1's, phase 1. */
+static void mobility(void **state)
+{
+    (void)state;
+    EvalParams p;
+    eval_defaults(&p);
+    const char *knight[] = { "MobilityKnightMg", "MobilityKnightEg" };
+    const struct {
+        const char *fen;
+        int reach;
+    } cases[] = {
+        { "4k3/8/8/8/8/8/8/N3K3 w - - 0 1", 2 },     /* b3 c2 */
+        { "4k3/8/8/8/8/8/2P5/N3K3 w - - 0 1", 1 },   /* c2 is ours */
+        { "4k3/8/8/8/2p5/8/2P5/N3K3 w - - 0 1", 0 }, /* and c4 guards b3 */
+        { "4k3/8/8/8/2p5/8/2p5/N3K3 w - - 0 1", 1 }, /* c2 is Black's: ours to take */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int c = contribution("chess", cases[i].fen, knight, 2);
+        int d = cases[i].reach - 3;
+        int expect = (d * p.mobility_mg[KNIGHT] * 1 + d * p.mobility_eg[KNIGHT] * 23) / 24;
+        if (c < expect - 1 || c > expect + 1)
+            fail_msg("%s: knight mobility %d, expected %d", cases[i].fen, c, expect);
+    }
+}
+
+/* The tables eval_prepare builds: centralisation, pawn advance, and the king's two homes. */
+static void piece_square_tables(void **state)
+{
+    (void)state;
+    EvalParams p;
+    static Eval e;
+    eval_defaults(&p);
+    eval_prepare(&e, &p);
+    for (int board = 0; board < 2; board++) {
+        const int f = board ? 10 : 8;
+        const short(*mg)[MAX_SQUARES] = e.pst[board][0], (*eg)[MAX_SQUARES] = e.pst[board][1];
+#define SQ(file, rank) ((rank)*f + (file))
+        /* Knights: corner < edge < centre, in both phases. */
+        assert_true(mg[KNIGHT][SQ(0, 0)] < mg[KNIGHT][SQ(0, 3)]);
+        assert_true(mg[KNIGHT][SQ(0, 3)] < mg[KNIGHT][SQ(f / 2, 3)]);
+        assert_true(eg[KNIGHT][SQ(0, 0)] < eg[KNIGHT][SQ(f / 2, 4)]);
+        /* Pawns gain as they advance, more in the endgame. */
+        for (int r = 2; r < RANKS - 1; r++) {
+            assert_true(eg[PAWN][SQ(2, r)] > eg[PAWN][SQ(2, r - 1)]);
+            assert_true(eg[PAWN][SQ(2, r)] - eg[PAWN][SQ(2, r - 1)] >=
+                        mg[PAWN][SQ(2, r)] - mg[PAWN][SQ(2, r - 1)]);
+        }
+        /* The middlegame king: on a wing of its back rank, not in the middle or up the board. */
+        assert_true(mg[KING][SQ(f - 2, 0)] > mg[KING][SQ(f / 2, 0)]);
+        assert_true(mg[KING][SQ(f / 2, 0)] > mg[KING][SQ(f / 2, 1)]);
+        assert_true(mg[KING][SQ(f - 2, 0)] > mg[KING][SQ(f - 2, RANKS - 1)]);
+        /* The endgame king: the centre. */
+        assert_true(eg[KING][SQ(f / 2, 3)] > eg[KING][SQ(f - 2, 0)]);
+        assert_true(eg[KING][SQ(f / 2, 4)] > eg[KING][SQ(0, 7)]);
+#undef SQ
+    }
+}
+
+/* Every parameter takes part: set to the other end of its range, it changes the score of some
+ * position of random games. */
+static void every_parameter_counts(void **state)
+{
+    (void)state;
+    enum { N = 40 };
+    static Position pos[N_VARIANTS * N];
+    for (size_t v = 0; v < N_VARIANTS; v++)
+        random_positions(VARIANTS[v], 2000 + v, pos + v * N, N);
+    int count;
+    const EvalParamInfo *list = eval_param_list(&count);
+    EvalParams p;
+    static Eval base, changed;
+    eval_defaults(&p);
+    eval_prepare(&base, &p);
+    for (int i = 0; i < count; i++) {
+        EvalParams q = p;
+        int *ref = eval_param_ref(&q, &list[i]);
+        *ref = *ref == list[i].max ? list[i].min : list[i].max;
+        eval_prepare(&changed, &q);
+        bool differs = false;
+        for (size_t k = 0; k < N_VARIANTS * N && !differs; k++)
+            differs = evaluate(&base, &pos[k]) != evaluate(&changed, &pos[k]);
+        if (!differs)
+            fail_msg("%s changes no score", list[i].name);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(colour_symmetry_defaults),
+        cmocka_unit_test(colour_symmetry_random_parameters),
+        cmocka_unit_test(symmetric_starts_score_the_tempo),
+        cmocka_unit_test(material_order),
+        cmocka_unit_test(parameter_table),
+        cmocka_unit_test(parameter_setting),
+        cmocka_unit_test(archbishop_value_is_tapered),
+        cmocka_unit_test(pawn_structure),
+        cmocka_unit_test(pieces_and_kings),
+        cmocka_unit_test(piece_square_tables),
+        cmocka_unit_test(mobility),
+        cmocka_unit_test(every_parameter_counts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
