@@ -14,6 +14,7 @@
 
 #include "cli_error.h"
 #include "eval.h"
+#include "eval_config.h"
 #include "options.h"
 #include "search.h"
 #include "setup.h"
@@ -57,12 +58,13 @@ static const BenchPosition positions[] = {
 void bench_usage(FILE *out)
 {
     fprintf(out,
-            "usage: carrera bench [--depth N]\n"
+            "usage: carrera bench [--depth N] [--eval FILE]\n"
             "\n"
             "Searches %zu fixed positions (every board, every rule set) with one thread to depth N\n"
             "(default %d; double-move rule sets to N/3 turns) with a fresh %d MiB table each, and\n"
             "prints the nodes of each and their total: the engine's signature, which changes\n"
-            "exactly when its search or evaluation changes.\n",
+            "exactly when its search or evaluation changes. --eval FILE: evaluation parameters\n"
+            "from the [eval] section of FILE instead of the defaults (the signature then differs).\n",
             sizeof positions / sizeof *positions, BENCH_DEPTH, BENCH_HASH_MB);
 }
 
@@ -93,8 +95,10 @@ static int build(const BenchPosition *b, Position *p)
 
 int bench_command(int argc, char **argv)
 {
-    const char *depth_text = NULL;
-    const Option options[] = { { "--depth", &depth_text, NULL }, { NULL, NULL, NULL } };
+    const char *depth_text = NULL, *eval_file = NULL;
+    const Option options[] = { { "--depth", &depth_text, NULL },
+                               { "--eval", &eval_file, NULL },
+                               { NULL, NULL, NULL } };
     int parsed = options_parse(argc, argv, "bench", options);
     if (parsed == 1) {
         bench_usage(stdout);
@@ -117,6 +121,12 @@ int bench_command(int argc, char **argv)
         return 1;
     }
     eval_defaults(&params);
+    char err[512];
+    if (eval_file && eval_config_read(eval_file, &params, err, sizeof err) != 0) {
+        searcher_free(searcher);
+        free(eval);
+        return cli_error("%s", err);
+    }
     eval_prepare(eval, &params);
 
     uint64_t total = 0;

@@ -1,22 +1,15 @@
-/* Reading perft job files (config.h). inih splits the lines into sections and `key = value`
- * pairs; it is fed through a reader of our own, which counts lines (inih's handler is built
- * without line numbers), rejects unknown sections where they start, even empty ones, and strips
- * leading blanks, so that an indented line is never glued to the previous value as inih's
- * multi-line values would do. The first error in the file is the one reported. */
+/* Reading perft job files (config.h): the entries of the INI file (ini_file.h) checked against
+ * the one section, [perft], and its keys, then turned into a PerftConfig. The first error in
+ * the file is the one reported. */
 #include "config.h"
 
-#include <errno.h>
-#include <ini.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ini_file.h"
 #include "options.h"
 #include "variant.h"
-
-/* Larger than any configuration: a guard against being handed the wrong file. */
-#define CONFIG_MAX_BYTES (1 << 20)
 
 typedef enum Key {
     KEY_VARIANT,
@@ -38,96 +31,15 @@ static const char *const KEY_NAMES[KEY_NB] = {
 };
 
 typedef struct Parser {
-    const char *name; /* the file, for messages */
-    const char *next; /* where the reader continues in the text */
-    int line;         /* the line inih works on: the last one the reader handed over */
-    bool seen_perft;  /* a [perft] header was read */
-    int key_line[KEY_NB];
+    IniCheck check;
+    int key_line[KEY_NB]; /* 0: not given */
     PerftConfig *cfg;
-    char *err;
-    size_t errlen;
-    int err_line; /* the first error's line (0: none with a line) */
-    bool failed;
 } Parser;
-
-/* Writes the message `NAME:LINE: ...` (`NAME: ...` for line 0), replacing any earlier one. */
-static void set_error(Parser *p, int line, const char *fmt, va_list ap)
-{
-    int used = line > 0 ? snprintf(p->err, p->errlen, "%s:%d: ", p->name, line)
-                        : snprintf(p->err, p->errlen, "%s: ", p->name);
-    if (used >= 0 && (size_t)used < p->errlen)
-        vsnprintf(p->err + used, p->errlen - (size_t)used, fmt, ap);
-    p->failed = true;
-    p->err_line = line;
-}
-
-/* Records an error unless one came before. */
-static void fail(Parser *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail(Parser *p, int line, const char *fmt, ...)
-{
-    if (p->failed)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    set_error(p, line, fmt, ap);
-    va_end(ap);
-}
-
-static void fail_first(Parser *p, int line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* Records an error that replaces a later one. */
-static void fail_first(Parser *p, int line, const char *fmt, ...)
-{
-    if (p->failed && p->err_line <= line)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    set_error(p, line, fmt, ap);
-    va_end(ap);
-}
-
-/* inih's fgets: one line of the text per call. */
-static char *read_line(char *str, int num, void *stream)
-{
-    Parser *p = stream;
-    if (p->failed || *p->next == '\0')
-        return NULL;
-    const char *start = p->next, *end = strchr(start, '\n');
-    size_t len = end ? (size_t)(end - start) : strlen(start);
-    p->next = start + len + (end != NULL);
-    p->line++;
-    if (p->line == 1 && len >= 3 && memcmp(start, "\xEF\xBB\xBF", 3) == 0) {
-        start += 3; /* a UTF-8 byte order mark */
-        len -= 3;
-    }
-    while (len > 0 && (*start == ' ' || *start == '\t')) {
-        start++;
-        len--;
-    }
-    if (len + 2 > (size_t)num) {
-        fail(p, p->line, "line longer than %d characters", num - 2);
-        return NULL;
-    }
-    memcpy(str, start, len);
-    str[len] = '\n';
-    str[len + 1] = '\0';
-    const char *close = str[0] == '[' ? strchr(str, ']') : NULL;
-    if (close) {
-        int name_len = (int)(close - str - 1);
-        if (name_len == 5 && strncmp(str + 1, "perft", 5) == 0) {
-            p->seen_perft = true;
-        } else {
-            fail(p, p->line, "section [%.*s] is unknown (a perft job has one section, [perft])",
-                 name_len, str + 1);
-            return NULL;
-        }
-    }
-    return str;
-}
 
 static void bad_value(Parser *p, Key k, const char *value, const char *must)
 {
-    fail(p, p->key_line[k], "bad value '%s' for %s: must be %s", value, KEY_NAMES[k], must);
+    ini_fail(&p->check, p->key_line[k], "bad value '%s' for %s: must be %s", value, KEY_NAMES[k],
+             must);
 }
 
 /* A whole number from min to max into *out, or the error. */
@@ -238,54 +150,43 @@ static void set_value(Parser *p, Key k, const char *value)
     }
 }
 
-/* inih's callback for every `key = value`. */
-static int on_pair(void *user, const char *section, const char *name, const char *value)
+/* One `key = value` of [perft]. */
+static void set_key(Parser *p, const IniEntry *e)
 {
-    Parser *p = user;
-    if (p->failed)
-        return 1;
-    if (section[0] == '\0') {
-        fail(p, p->line, "key '%s' is outside any section: put it under [perft]", name);
-        return 1;
-    }
-    /* The reader has already refused every other section. */
     int k = 0;
-    while (k < KEY_NB && strcmp(name, KEY_NAMES[k]) != 0)
+    while (k < KEY_NB && strcmp(e->key, KEY_NAMES[k]) != 0)
         k++;
     if (k == KEY_NB) {
-        char valid[256] = "";
+        char valid[256] = "valid: ";
         for (int i = 0; i < KEY_NB; i++) {
             size_t used = strlen(valid);
             snprintf(valid + used, sizeof valid - used, "%s%s", i ? ", " : "", KEY_NAMES[i]);
         }
-        fail(p, p->line, "key '%s' is unknown in [perft] (valid: %s)", name, valid);
-        return 1;
+        ini_unknown_key(&p->check, e, valid);
+        return;
     }
-    if (p->key_line[k]) {
-        fail(p, p->line, "key '%s' given twice (first on line %d)", name, p->key_line[k]);
-        return 1;
-    }
-    p->key_line[k] = p->line;
-    set_value(p, (Key)k, value);
-    return 1;
+    p->key_line[k] = e->line;
+    set_value(p, (Key)k, e->value);
 }
 
 /* What needs several keys: the required ones, the split depth against the depth, the position
  * under the variant and rules. */
-static void check_whole(Parser *p)
+static void check_whole(Parser *p, const Ini *ini)
 {
     PerftConfig *c = p->cfg;
-    if (!p->seen_perft) {
-        fail(p, 0, "no [perft] section (a perft job needs one, with position and depth)");
+    if (!ini_file_section(ini, "perft")) {
+        ini_fail(&p->check, 0,
+                 "no [perft] section (a perft job needs one, with position and depth)");
         return;
     }
     if (!p->key_line[KEY_POSITION]) {
-        fail(p, 0, "key 'position' is missing from [perft] (startpos, fen FEN or chess960 N)");
+        ini_fail(&p->check, 0,
+                 "key 'position' is missing from [perft] (startpos, fen FEN or chess960 N)");
         return;
     }
     if (!p->key_line[KEY_DEPTH]) {
-        fail(p, 0, "key 'depth' is missing from [perft] (a whole number from 1 to %d)",
-             CONFIG_MAX_DEPTH);
+        ini_fail(&p->check, 0, "key 'depth' is missing from [perft] (a whole number from 1 to %d)",
+                 CONFIG_MAX_DEPTH);
         return;
     }
     if (c->split_depth > c->depth) {
@@ -305,28 +206,22 @@ static void check_whole(Parser *p)
         const char *fen = c->position_text + 3;
         fen += strspn(fen, " \t");
         if (setup_from_fen_rules(&c->setup, c->variant, &c->rules, fen, err, sizeof err) != 0)
-            fail(p, line, "bad value '%s' for position: bad FEN for %s under %s rules: %s",
-                 c->position_text, c->variant->name, turn_rules_name(c->rules.turns), err);
+            ini_fail(&p->check, line,
+                     "bad value '%s' for position: bad FEN for %s under %s rules: %s",
+                     c->position_text, c->variant->name, turn_rules_name(c->rules.turns), err);
         break;
     }
     case CONFIG_CHESS960:
         if (strcmp(c->variant->name, "chess960") != 0)
-            fail(p, line,
-                 "bad value '%s' for position: chess960 N needs variant = chess960 (the variant "
-                 "is %s)",
-                 c->position_text, c->variant->name);
+            ini_fail(
+                &p->check, line,
+                "bad value '%s' for position: chess960 N needs variant = chess960 (the variant "
+                "is %s)",
+                c->position_text, c->variant->name);
         else if (setup_chess960(&c->setup, c->variant, c->chess960, err, sizeof err) != 0)
-            fail(p, line, "bad value '%s' for position: %s", c->position_text, err);
+            ini_fail(&p->check, line, "bad value '%s' for position: %s", c->position_text, err);
         break;
     }
-}
-
-/* strdup is POSIX, not C17. */
-static char *copy_text(const char *text)
-{
-    size_t n = strlen(text) + 1;
-    char *copy = malloc(n);
-    return copy ? memcpy(copy, text, n) : NULL;
 }
 
 /* The default output: the configuration's base name, .ini replaced by .h5. */
@@ -343,8 +238,8 @@ static void default_output(PerftConfig *c, const char *name)
         snprintf(c->output, sizeof c->output, "%.*s.h5", (int)len, base);
 }
 
-int config_parse_perft(const char *text, const char *name, PerftConfig *out, char *err,
-                       size_t errlen)
+/* The job in ini; on success *out takes over its name and text. */
+static int from_ini(Ini *ini, PerftConfig *out, char *err, size_t errlen)
 {
     *out = (PerftConfig){
         .variant = variant_by_name("chess"),
@@ -353,55 +248,54 @@ int config_parse_perft(const char *text, const char *name, PerftConfig *out, cha
         .split_depth = CONFIG_SPLIT_AUTO,
         .checkpoint_interval = 60,
     };
-    Parser p = { .name = name, .next = text, .cfg = out, .err = err, .errlen = errlen };
-    int syntax = ini_parse_stream(read_line, &p, on_pair, &p);
-    if (syntax > 0)
-        fail_first(&p, syntax, "expected 'key = value', '[section]' or a comment");
-    else if (syntax < 0)
-        fail(&p, 0, "out of memory while reading");
-    if (!p.failed)
-        check_whole(&p);
-    if (!p.failed && !out->output[0])
-        default_output(out, name);
-    if (!p.failed) {
-        out->file = copy_text(name);
-        out->text = copy_text(text);
-        if (!out->file || !out->text)
-            fail(&p, 0, "out of memory");
+    Parser p = { .cfg = out };
+    ini_check_start(&p.check, ini, err, errlen);
+    for (int i = 0; i < ini->section_count; i++)
+        if (strcmp(ini->sections[i].name, "perft") != 0)
+            ini_unknown_section(&p.check, &ini->sections[i],
+                                "a perft job has one section, [perft]");
+    /* Keys of an unknown section are left alone: the error at its header comes before them. */
+    for (int i = 0; i < ini->entry_count; i++) {
+        const IniEntry *e = &ini->entries[i];
+        if (e->section[0] == '\0')
+            ini_outside_section(&p.check, e, "perft");
+        else if (strcmp(e->section, "perft") == 0)
+            set_key(&p, e);
     }
-    if (p.failed) {
-        config_free(out);
+    if (!p.check.failed)
+        check_whole(&p, ini);
+    if (p.check.failed) {
+        *out = (PerftConfig){ 0 };
         return -1;
     }
+    if (!out->output[0])
+        default_output(out, ini->name);
+    out->file = ini->name;
+    out->text = ini->text;
+    ini->name = ini->text = NULL;
     return 0;
+}
+
+int config_parse_perft(const char *text, const char *name, PerftConfig *out, char *err,
+                       size_t errlen)
+{
+    *out = (PerftConfig){ 0 };
+    Ini ini;
+    if (ini_file_parse(text, name, &ini, err, errlen) != 0)
+        return -1;
+    int status = from_ini(&ini, out, err, errlen);
+    ini_file_free(&ini);
+    return status;
 }
 
 int config_read_perft(const char *path, PerftConfig *out, char *err, size_t errlen)
 {
     *out = (PerftConfig){ 0 };
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    Ini ini;
+    if (ini_file_read(path, &ini, err, errlen) != 0)
         return -1;
-    }
-    char *text = malloc(CONFIG_MAX_BYTES + 1);
-    size_t n = text ? fread(text, 1, CONFIG_MAX_BYTES + 1, f) : 0;
-    int failed = !text ? ENOMEM : ferror(f) ? errno : 0;
-    fclose(f);
-    int status = -1;
-    if (failed) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(failed));
-    } else if (n > CONFIG_MAX_BYTES) {
-        snprintf(err, errlen, "%s: larger than %d bytes: not a configuration file", path,
-                 CONFIG_MAX_BYTES);
-    } else {
-        text[n] = '\0';
-        if (strlen(text) != n)
-            snprintf(err, errlen, "%s: contains a NUL byte: not a configuration file", path);
-        else
-            status = config_parse_perft(text, path, out, err, errlen);
-    }
-    free(text);
+    int status = from_ini(&ini, out, err, errlen);
+    ini_file_free(&ini);
     return status;
 }
 

@@ -65,16 +65,8 @@ int main(int argc, char **argv)
         return bisect_command(argc - 1, argv + 1);
     if (strcmp(command, "check-config") == 0)
         return check_config_command(argc - 1, argv + 1);
-    if (strcmp(command, "uci") == 0) {
-        if (argc > 2) {
-            if (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
-                uci_usage(stdout);
-                return 0;
-            }
-            return cli_error("uci takes no arguments (got '%s')", argv[2]);
-        }
-        return uci_loop(stdin, stdout);
-    }
+    if (strcmp(command, "uci") == 0)
+        return uci_command(argc - 1, argv + 1);
     if (command[0] == '-')
         return cli_error("unknown option '%s' (see carrera --help)", command);
     return cli_error("unknown command '%s' (see carrera --help)", command);

@@ -20,9 +20,12 @@
 #include <time.h>
 
 #include "divide.h"
+#include "cli_error.h"
 #include "eval.h"
+#include "eval_config.h"
 #include "game.h"
 #include "move.h"
+#include "options.h"
 #include "position.h"
 #include "search.h"
 #include "setup.h"
@@ -55,8 +58,10 @@ typedef struct Uci {
 
 void uci_usage(FILE *out)
 {
-    fputs("usage: carrera uci\n"
+    fputs("usage: carrera uci [--eval FILE]\n"
           "\n"
+          "--eval FILE starts the evaluation parameters from the [eval] section of FILE (INI;\n"
+          "configs/eval/default.ini lists them all); options still change them.\n"
           "Reads UCI commands on stdin, one per line, and answers on stdout:\n"
           "  uci | isready | ucinewgame | stop | quit\n"
           "  setoption name UCI_Variant value NAME\n"
@@ -525,7 +530,7 @@ static bool handle(Uci *u, char *line, char **tokens)
     return go_on;
 }
 
-int uci_loop(FILE *in, FILE *out)
+int uci_loop(FILE *in, FILE *out, const EvalParams *params)
 {
     Uci u = { .out = out,
               .variant = variant_by_name("chess"),
@@ -533,7 +538,7 @@ int uci_loop(FILE *in, FILE *out)
               .turn_rules = { TURNS_SINGLE, EP_CLASSIC } };
     pthread_mutex_init(&u.out_lock, NULL);
     atomic_init(&u.stop, false);
-    eval_defaults(&u.params);
+    u.params = *params;
     u.searcher = searcher_new(HASH_DEFAULT_MB);
     if (!u.searcher) {
         fprintf(stderr, "carrera: error: no memory for the search\n");
@@ -568,4 +573,23 @@ int uci_loop(FILE *in, FILE *out)
     searcher_free(u.searcher);
     pthread_mutex_destroy(&u.out_lock);
     return 0;
+}
+
+int uci_command(int argc, char **argv)
+{
+    const char *eval_file = NULL;
+    const Option options[] = { { "--eval", &eval_file, NULL }, { NULL, NULL, NULL } };
+    int parsed = options_parse(argc, argv, "uci", options);
+    if (parsed == 1) {
+        uci_usage(stdout);
+        return 0;
+    }
+    if (parsed < 0)
+        return EXIT_USAGE;
+    EvalParams params;
+    eval_defaults(&params);
+    char err[512];
+    if (eval_file && eval_config_read(eval_file, &params, err, sizeof err) != 0)
+        return cli_error("%s", err);
+    return uci_loop(stdin, stdout, &params);
 }

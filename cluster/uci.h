@@ -5,8 +5,14 @@
 
 #include <stdio.h>
 
-/* Reads commands from in until `quit` or end of input, answering on out; returns 0. */
-int uci_loop(FILE *in, FILE *out);
+#include "eval.h"
+
+/* Reads commands from in until `quit` or end of input, answering on out, with the evaluation
+ * parameters starting as params (options change them); returns 0, 2 without memory. */
+int uci_loop(FILE *in, FILE *out, const EvalParams *params);
+
+/* `carrera uci [--eval FILE]` (argv[0] is "uci"); returns the exit status. */
+int uci_command(int argc, char **argv);
 
 /* Writes the help text of `carrera uci`. */
 void uci_usage(FILE *out);

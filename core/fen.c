@@ -3,10 +3,10 @@
  * in the style the caller asks for. */
 #include "setup.h"
 
+#include "errmsg.h"
 #include "perft_ref.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,17 +14,6 @@
 #define CLOCK_MAX 65535
 
 static const char *const COLOR_NAME[2] = { "White", "Black" };
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 /* A FEN field as a slice of the input. */
 typedef struct Field {
@@ -80,17 +69,17 @@ static int parse_board(Setup *s, const Variant *v, Field f, char *err, size_t er
         char c = i < f.len ? f.p[i] : '\0';
         if (c == '/' || c == '\0') {
             if (file != v->files)
-                return fail(err, errlen, "FEN rank %d has %d squares, the board has %d files",
+                return errmsg_fail(err, errlen, "FEN rank %d has %d squares, the board has %d files",
                             rank + 1, file, v->files);
             if (c == '\0')
                 break;
             if (rank == 0)
-                return fail(err, errlen, "FEN board has more than %d ranks", RANKS);
+                return errmsg_fail(err, errlen, "FEN board has more than %d ranks", RANKS);
             rank--;
             file = 0;
         } else if (isdigit((unsigned char)c)) {
             if (c == '0')
-                return fail(err, errlen, "FEN rank %d has an empty-square count starting with 0",
+                return errmsg_fail(err, errlen, "FEN rank %d has an empty-square count starting with 0",
                             rank + 1);
             int n = 0;
             while (i < f.len && isdigit((unsigned char)f.p[i]) && n <= MAX_FILES)
@@ -98,14 +87,14 @@ static int parse_board(Setup *s, const Variant *v, Field f, char *err, size_t er
             i--;
             file += n;
             if (file > v->files) /* no need to count further, and no overflow */
-                return fail(err, errlen, "FEN rank %d has more than %d squares, the board's width",
+                return errmsg_fail(err, errlen, "FEN rank %d has more than %d squares, the board's width",
                             rank + 1, v->files);
         } else {
             PieceType t = isalpha((unsigned char)c)
                               ? type_of_letter(v, (char)toupper((unsigned char)c))
                               : NO_TYPE;
             if (t == NO_TYPE)
-                return fail(err, errlen, "FEN rank %d has '%c', which is no piece letter in %s",
+                return errmsg_fail(err, errlen, "FEN rank %d has '%c', which is no piece letter in %s",
                             rank + 1, c, v->name);
             if (file < v->files)
                 s->board[rank * v->files + file] =
@@ -114,7 +103,7 @@ static int parse_board(Setup *s, const Variant *v, Field f, char *err, size_t er
         }
     }
     if (rank > 0)
-        return fail(err, errlen, "FEN board has %d ranks, the board has %d", RANKS - rank, RANKS);
+        return errmsg_fail(err, errlen, "FEN board has %d ranks, the board has %d", RANKS - rank, RANKS);
     return 0;
 }
 
@@ -131,13 +120,13 @@ static int check_material(const Setup *s, char *err, size_t errlen)
         if (piece_type(p) == PAWN && (rank == 0 || rank == RANKS - 1)) {
             char name[4];
             square_name(v, sq, name);
-            return fail(err, errlen, "FEN has a pawn on %s, but pawns cannot stand on rank 1 or %d",
+            return errmsg_fail(err, errlen, "FEN has a pawn on %s, but pawns cannot stand on rank 1 or %d",
                         name, RANKS);
         }
     }
     for (int c = WHITE; c <= BLACK; c++) {
         if (kings[c] != 1)
-            return fail(err, errlen, "FEN has %d %s kings, there must be exactly one", kings[c],
+            return errmsg_fail(err, errlen, "FEN has %d %s kings, there must be exactly one", kings[c],
                         COLOR_NAME[c]);
     }
     return 0;
@@ -156,13 +145,13 @@ static int castling_rook(const Setup *s, char c, int color, int king_file, char 
         for (int f = upper == 'K' ? v->files - 1 : 0; f != king_file; f += step)
             if (s->board[back * v->files + f] == rook)
                 return back * v->files + f;
-        return fail(err, errlen,
+        return errmsg_fail(err, errlen,
                     "castling right '%c' has no %s rook on the %s side of the king on rank %d", c,
                     COLOR_NAME[color], upper == 'K' ? "king" : "queen", back + 1);
     }
     int f = upper - 'A';
     if (s->board[back * v->files + f] != rook)
-        return fail(err, errlen, "castling right '%c' has no %s rook on %c%d", c, COLOR_NAME[color],
+        return errmsg_fail(err, errlen, "castling right '%c' has no %s rook on %c%d", c, COLOR_NAME[color],
                     'a' + f, back + 1);
     return back * v->files + f;
 }
@@ -183,7 +172,7 @@ static int parse_castling(Setup *s, Field f, char *err, size_t errlen)
         else if (upper >= 'A' && upper < 'A' + v->files)
             saw_file = true;
         else
-            return fail(err, errlen,
+            return errmsg_fail(err, errlen,
                         "castling field has '%c', which is neither K, Q nor a file letter "
                         "A-%c (lower case for Black)",
                         c, 'A' + v->files - 1);
@@ -192,10 +181,10 @@ static int parse_castling(Setup *s, Field f, char *err, size_t errlen)
             if (s->board[back * v->files + file] == make_piece(color, KING))
                 king_file = file;
         if (king_file < 0)
-            return fail(err, errlen, "castling right '%c' has no %s king on rank %d", c,
+            return errmsg_fail(err, errlen, "castling right '%c' has no %s king on rank %d", c,
                         COLOR_NAME[color], back + 1);
         if (!v->castle960 && king_file != fixed_king_file)
-            return fail(err, errlen,
+            return errmsg_fail(err, errlen,
                         "castling right '%c' needs the %s king on its start square %c%d", c,
                         COLOR_NAME[color], 'a' + fixed_king_file, back + 1);
         int rook = castling_rook(s, c, color, king_file, err, errlen);
@@ -203,12 +192,12 @@ static int parse_castling(Setup *s, Field f, char *err, size_t errlen)
             return -1;
         int rook_file = rook % v->files, side = rook_file > king_file;
         if (!v->castle960 && rook_file != (side ? v->files - 1 : 0))
-            return fail(err, errlen,
+            return errmsg_fail(err, errlen,
                         "castling right '%c' needs the %s rook in the corner %c%d "
                         "(%s has fixed start arrays)",
                         c, COLOR_NAME[color], side ? 'a' + v->files - 1 : 'a', back + 1, v->name);
         if (s->castle_rook[color][side] != NO_SQUARE)
-            return fail(err, errlen,
+            return errmsg_fail(err, errlen,
                         "duplicate castling right '%c': the %s %s-side right is already given", c,
                         COLOR_NAME[color], side ? "king" : "queen");
         s->castle_rook[color][side] = rook;
@@ -225,24 +214,24 @@ static int parse_ep_square(Setup *s, const Rules *r, Field f, char *err, size_t 
     const Variant *v = s->variant;
     if (f.len != 2 || f.p[0] < 'a' || f.p[0] >= 'a' + v->files || f.p[1] < '1' ||
         f.p[1] > '0' + RANKS)
-        return fail(err, errlen, "en passant field '%.*s' is neither '-' nor a square", f.len, f.p);
+        return errmsg_fail(err, errlen, "en passant field '%.*s' is neither '-' nor a square", f.len, f.p);
     int file = f.p[0] - 'a', rank = f.p[1] - '1';
     int them = s->side ^ 1, forward = them == WHITE ? 1 : -1; /* direction of their pawns */
     int want = them == WHITE ? 2 : RANKS - 3;
     if (rank != want)
-        return fail(err, errlen,
+        return errmsg_fail(err, errlen,
                     "en passant square %.2s is impossible with %s to move (it must be on "
                     "rank %d)",
                     f.p, COLOR_NAME[s->side], want + 1);
     if (s->board[rank * v->files + file] != NO_PIECE)
-        return fail(err, errlen, "en passant square %.2s is not empty", f.p);
+        return errmsg_fail(err, errlen, "en passant square %.2s is not empty", f.p);
     if (r->turns == TURNS_SINGLE && s->board[(rank - forward) * v->files + file] != NO_PIECE)
-        return fail(err, errlen,
+        return errmsg_fail(err, errlen,
                     "en passant square %.2s is impossible: %c%d, where the pawn came from, "
                     "is not empty",
                     f.p, f.p[0], rank - forward + 1);
     if (s->board[(rank + forward) * v->files + file] != make_piece(them, PAWN))
-        return fail(err, errlen, "en passant square %.2s is impossible: no %s pawn stands on %c%d",
+        return errmsg_fail(err, errlen, "en passant square %.2s is impossible: no %s pawn stands on %c%d",
                     f.p, COLOR_NAME[them], f.p[0], rank + forward + 1);
     return rank * v->files + file;
 }
@@ -260,9 +249,9 @@ static int parse_ep(Setup *s, const Rules *r, Field f, char *err, size_t errlen)
             end++;
         if (n == max) {
             if (max == 0)
-                return fail(err, errlen, "en passant field '%.*s': %s has no en passant", f.len,
+                return errmsg_fail(err, errlen, "en passant field '%.*s': %s has no en passant", f.len,
                             f.p, turn_rules_name(r->turns));
-            return fail(err, errlen,
+            return errmsg_fail(err, errlen,
                         "en passant field '%.*s' has more than %d square%s (%s rules, %s en "
                         "passant)",
                         f.len, f.p, max, max == 1 ? "" : "s", turn_rules_name(r->turns),
@@ -272,7 +261,7 @@ static int parse_ep(Setup *s, const Rules *r, Field f, char *err, size_t errlen)
         if (sq < 0)
             return -1;
         if (n == 1 && s->ep[0] == sq)
-            return fail(err, errlen, "en passant field '%.*s' names a square twice", f.len, f.p);
+            return errmsg_fail(err, errlen, "en passant field '%.*s' names a square twice", f.len, f.p);
         s->ep[n++] = sq;
         start = end + 1;
     }
@@ -284,13 +273,13 @@ static int parse_clock(Field f, const char *what, int min, int *out, char *err, 
     long n = 0;
     for (int i = 0; i < f.len; i++) {
         if (!isdigit((unsigned char)f.p[i]))
-            return fail(err, errlen, "%s '%.*s' is not a non-negative integer", what, f.len, f.p);
+            return errmsg_fail(err, errlen, "%s '%.*s' is not a non-negative integer", what, f.len, f.p);
         n = n * 10 + (f.p[i] - '0');
         if (n > CLOCK_MAX)
-            return fail(err, errlen, "%s '%.*s' is larger than %d", what, f.len, f.p, CLOCK_MAX);
+            return errmsg_fail(err, errlen, "%s '%.*s' is larger than %d", what, f.len, f.p, CLOCK_MAX);
     }
     if (n < min)
-        return fail(err, errlen, "%s %ld is less than %d", what, n, min);
+        return errmsg_fail(err, errlen, "%s %ld is less than %d", what, n, min);
     *out = (int)n;
     return 0;
 }
@@ -311,7 +300,7 @@ int setup_from_fen_rules(Setup *s, const Variant *v, const Rules *r, const char 
     s->ep[0] = s->ep[1] = NO_SQUARE;
     s->fullmove = 1;
     if (!v || !fen)
-        return fail(err, errlen, "no %s given", v ? "FEN" : "variant");
+        return errmsg_fail(err, errlen, "no %s given", v ? "FEN" : "variant");
 
     Field fields[7];
     int n = 0;
@@ -324,12 +313,12 @@ int setup_from_fen_rules(Setup *s, const Variant *v, const Rules *r, const char 
         while (*c && !isspace((unsigned char)*c))
             c++;
         if (n == 6)
-            return fail(err, errlen, "FEN has trailing garbage after the fullmove number: '%.40s'",
+            return errmsg_fail(err, errlen, "FEN has trailing garbage after the fullmove number: '%.40s'",
                         start);
         fields[n++] = (Field){ start, (int)(c - start) };
     }
     if (n < 4)
-        return fail(err, errlen,
+        return errmsg_fail(err, errlen,
                     "FEN has %d fields, at least 4 are needed (board, side to move, "
                     "castling, en passant)",
                     n);
@@ -339,7 +328,7 @@ int setup_from_fen_rules(Setup *s, const Variant *v, const Rules *r, const char 
     if (field_is(fields[1], "w") || field_is(fields[1], "b"))
         s->side = fields[1].p[0] == 'w' ? WHITE : BLACK;
     else
-        return fail(err, errlen, "FEN side to move is '%.*s', not w or b", fields[1].len,
+        return errmsg_fail(err, errlen, "FEN side to move is '%.*s', not w or b", fields[1].len,
                     fields[1].p);
     if (parse_castling(s, fields[2], err, errlen) != 0 || parse_ep(s, r, fields[3], err, errlen) != 0)
         return -1;
@@ -349,7 +338,7 @@ int setup_from_fen_rules(Setup *s, const Variant *v, const Rules *r, const char 
         return -1;
     /* Under Galvin's rules kings may be left en prise: the side to move may capture one. */
     if (r->turns != TURNS_GALVIN && ref_in_check(s, s->side ^ 1))
-        return fail(err, errlen, "FEN has %s in check with %s to move", COLOR_NAME[s->side ^ 1],
+        return errmsg_fail(err, errlen, "FEN has %s in check with %s to move", COLOR_NAME[s->side ^ 1],
                     COLOR_NAME[s->side]);
     return 0;
 }

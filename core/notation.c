@@ -4,23 +4,14 @@
  * (the first or second movements of the complete turns); the side to move never matters. */
 #include "notation.h"
 
+#include "errmsg.h"
+
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 /* Movement text longer than this is not SAN or UCI (the longest is about ten characters). */
 #define TEXT_MAX 24
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static int file_of(const Variant *v, int sq) { return sq % v->files; }
 static int rank_of(const Variant *v, int sq) { return sq / v->files; }
@@ -177,14 +168,14 @@ static bool san_read(const Variant *v, const char *text, SanText *st, char *err,
         char c = (char)toupper((unsigned char)buf[len - 1]);
         st->promo = type_of_letter(v, c);
         if (st->promo == NO_TYPE || st->promo == PAWN || st->promo == KING) {
-            set_err(err, errlen, "'%s': '%c' is not a promotion piece in %s", text, c, v->name);
+            errmsg_set(err, errlen, "'%s': '%c' is not a promotion piece in %s", text, c, v->name);
             return false;
         }
         if (--len && buf[len - 1] == '=')
             len--;
     }
     if (len < 2 || !is_file(v, buf[len - 2]) || !is_rank(buf[len - 1])) {
-        set_err(err, errlen, "cannot read movement '%s': no destination square (a1-%c8)", text,
+        errmsg_set(err, errlen, "cannot read movement '%s': no destination square (a1-%c8)", text,
                 'a' + v->files - 1);
         return false;
     }
@@ -196,7 +187,7 @@ static bool san_read(const Variant *v, const char *text, SanText *st, char *err,
     if (len && isupper((unsigned char)buf[0])) {
         st->piece = type_of_letter(v, buf[0]);
         if (st->piece == NO_TYPE) {
-            set_err(err, errlen, "'%s': '%c' is not a piece letter in %s", text, buf[0], v->name);
+            errmsg_set(err, errlen, "'%s': '%c' is not a piece letter in %s", text, buf[0], v->name);
             return false;
         }
         i = 1;
@@ -206,7 +197,7 @@ static bool san_read(const Variant *v, const char *text, SanText *st, char *err,
     if (i < len && is_rank(buf[i]))
         st->from_rank = buf[i++] - '1';
     if (i != len) {
-        set_err(err, errlen, "cannot read movement '%s'", text);
+        errmsg_set(err, errlen, "cannot read movement '%s'", text);
         return false;
     }
     return true;
@@ -242,11 +233,11 @@ static bool pick_movement(const Setup *s, const Move *cand, int n, const char *t
 {
     const Variant *v = s->variant;
     if (!*text) {
-        set_err(err, errlen, "empty %s", which);
+        errmsg_set(err, errlen, "empty %s", which);
         return false;
     }
     if (strlen(text) >= TEXT_MAX) {
-        set_err(err, errlen, "cannot read %s '%.*s...': too long", which, TEXT_MAX, text);
+        errmsg_set(err, errlen, "cannot read %s '%.*s...': too long", which, TEXT_MAX, text);
         return false;
     }
     if (looks_uci(v, text)) {
@@ -273,10 +264,10 @@ static bool pick_movement(const Setup *s, const Move *cand, int n, const char *t
         return true;
     }
     if (count == 0 && st.promo == NO_TYPE && without_promo > 0) {
-        set_err(err, errlen, "%s '%s' lacks the promotion piece (=%c)", which, text,
+        errmsg_set(err, errlen, "%s '%s' lacks the promotion piece (=%c)", which, text,
                 variant_letter(v, v->promotions[0]));
     } else if (count == 0) {
-        set_err(err, errlen, "illegal %s '%s'", which, text);
+        errmsg_set(err, errlen, "illegal %s '%s'", which, text);
     } else {
         int shown = count < 4 ? count : 4;
         for (int i = 1; i < shown; i++) /* in board order, whatever the generator's order */
@@ -288,7 +279,7 @@ static bool pick_movement(const Setup *s, const Move *cand, int n, const char *t
         char names[4][SAN_MAX];
         for (int i = 0; i < shown; i++)
             san_body(s, found[i], cand, n, names[i]);
-        set_err(err, errlen, "ambiguous %s '%s': %s or %s%s", which, text, names[0], names[1],
+        errmsg_set(err, errlen, "ambiguous %s '%s': %s or %s%s", which, text, names[0], names[1],
                 count > 2 ? " or others" : "");
     }
     return false;
@@ -404,18 +395,18 @@ static int split_turn(const char *text, char parts[2][TEXT_MAX + 1], char *err, 
     while (*s && isspace((unsigned char)*s))
         s++;
     if (!*s) {
-        set_err(err, errlen, "empty turn");
+        errmsg_set(err, errlen, "empty turn");
         return -1;
     }
     for (;;) {
         size_t len = strcspn(s, "/;");
         if (n == 2) {
-            set_err(err, errlen, "too many movements in turn '%s': a turn has at most two", text);
+            errmsg_set(err, errlen, "too many movements in turn '%s': a turn has at most two", text);
             return -1;
         }
         trimmed(s, len, parts[n]);
         if (!parts[n][0]) {
-            set_err(err, errlen, "empty movement in turn '%s'", text);
+            errmsg_set(err, errlen, "empty movement in turn '%s'", text);
             return -1;
         }
         n++;
@@ -434,7 +425,7 @@ bool notation_turn_from_text(const Position *p, const Rules *r, const char *text
         return false;
     TurnList l = { 0 };
     if (!position_turns(p, r, &l)) {
-        set_err(err, errlen, "out of memory listing the turns");
+        errmsg_set(err, errlen, "out of memory listing the turns");
         turn_list_free(&l);
         return false;
     }
@@ -444,14 +435,14 @@ bool notation_turn_from_text(const Position *p, const Rules *r, const char *text
     position_to_setup(p, &s[0]);
     const Turn *t = NULL;
     if (l.n == 0) {
-        set_err(err, errlen, "no turn is possible: the game is over");
+        errmsg_set(err, errlen, "no turn is possible: the game is over");
     } else if (pick_movement(&s[0], cand, slot_movements(&l, MOVE_NONE, cand), parts[0],
                              n == 2 ? "first movement" : "movement", &m[0], err, errlen)) {
         int n2 = slot_movements(&l, m[0], cand);
         if (n == 1 && !(t = find_turn(&l, m[0], MOVE_NONE, 1))) {
-            set_err(err, errlen, "turn '%s' is incomplete: a second movement must follow", text);
+            errmsg_set(err, errlen, "turn '%s' is incomplete: a second movement must follow", text);
         } else if (n == 2 && n2 == 0) {
-            set_err(err, errlen,
+            errmsg_set(err, errlen,
                     "too many movements in turn '%s': the turn ends after its first movement",
                     text);
         } else if (n == 2) {

@@ -2,24 +2,15 @@
  * tokenizer that reads them back, turn by turn, against the rules. */
 #include "record.h"
 
+#include "errmsg.h"
+
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Longest token read: a move number glued to a turn (12.Nbd2/Qxf7+) with room to spare. */
 #define TOKEN_MAX 64
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static const char *side_name(int side) { return side == WHITE ? "White" : "Black"; }
 
@@ -39,7 +30,7 @@ bool notation_game_to_text(const Position *start, const Rules *r, const Turn *tu
         if (!notation_turn_to_text(&cur, r, &turns[i], text, sizeof text)) {
             char uci[TURN_TEXT_MAX];
             turn_to_uci(&turns[i], cur.variant, cur.variant->castle960, uci);
-            set_err(err, errlen, "turn %zu (move %d, %s) '%s' is not a legal turn", i + 1, number,
+            errmsg_set(err, errlen, "turn %zu (move %d, %s) '%s' is not a legal turn", i + 1, number,
                     side_name(side), uci);
             return false;
         }
@@ -54,7 +45,7 @@ bool notation_game_to_text(const Position *start, const Rules *r, const Turn *tu
         if (len < 0 || k + (size_t)len >= outlen) {
             if (outlen)
                 out[0] = '\0';
-            set_err(err, errlen, "the record of %zu turns needs more than %zu bytes", n, outlen);
+            errmsg_set(err, errlen, "the record of %zu turns needs more than %zu bytes", n, outlen);
             return false;
         }
         k += (size_t)len;
@@ -103,12 +94,12 @@ static bool read_turn(Reader *rd, const char *text, TurnList *out, char *err, si
     Turn t;
     char why[256];
     if (!notation_turn_from_text(&rd->cur, rd->r, text, &t, why, sizeof why)) {
-        set_err(err, errlen, "move %d (%s), turn '%s': %s", rd->number, side_name(rd->side), text,
+        errmsg_set(err, errlen, "move %d (%s), turn '%s': %s", rd->number, side_name(rd->side), text,
                 why);
         return false;
     }
     if (!turn_list_push(out, &t)) {
-        set_err(err, errlen, "out of memory after %zu turns", out->n);
+        errmsg_set(err, errlen, "out of memory after %zu turns", out->n);
         return false;
     }
     Position next;
@@ -125,12 +116,12 @@ static bool read_turn(Reader *rd, const char *text, TurnList *out, char *err, si
 static bool read_token(Reader *rd, const char *tok, TurnList *out, char *err, size_t errlen)
 {
     if (rd->result) {
-        set_err(err, errlen, "'%s' after the result: the result must come last", tok);
+        errmsg_set(err, errlen, "'%s' after the result: the result must come last", tok);
         return false;
     }
     size_t num = move_number_length(tok);
     if ((is_result(tok) || num) && rd->open_separator) {
-        set_err(err, errlen, "empty turn after '//' before '%s'", tok);
+        errmsg_set(err, errlen, "empty turn after '//' before '%s'", tok);
         return false;
     }
     if (is_result(tok)) {
@@ -163,7 +154,7 @@ bool notation_game_from_text(const Position *start, const Rules *r, const char *
         if (*c == '{') {
             const char *close = strchr(c, '}');
             if (!close) {
-                set_err(err, errlen, "comment '%.20s' has no closing '}'", c);
+                errmsg_set(err, errlen, "comment '%.20s' has no closing '}'", c);
                 ok = false;
             }
             c = close ? close + 1 : c;
@@ -171,10 +162,10 @@ bool notation_game_from_text(const Position *start, const Rules *r, const char *
         }
         if (c[0] == '/' && c[1] == '/') {
             if (rd.result) {
-                set_err(err, errlen, "'//' after the result: the result must come last");
+                errmsg_set(err, errlen, "'//' after the result: the result must come last");
                 ok = false;
             } else if (!rd.turn_since) {
-                set_err(err, errlen, "empty turn before '//' (move %d, %s)", rd.number,
+                errmsg_set(err, errlen, "empty turn before '//' (move %d, %s)", rd.number,
                         side_name(rd.side));
                 ok = false;
             }
@@ -189,7 +180,7 @@ bool notation_game_from_text(const Position *start, const Rules *r, const char *
             len++;
         char tok[TOKEN_MAX];
         if (len >= TOKEN_MAX) {
-            set_err(err, errlen, "cannot read '%.20s...': too long for a turn", c);
+            errmsg_set(err, errlen, "cannot read '%.20s...': too long for a turn", c);
             ok = false;
             break;
         }
@@ -199,7 +190,7 @@ bool notation_game_from_text(const Position *start, const Rules *r, const char *
         c += len;
     }
     if (ok && rd.open_separator) {
-        set_err(err, errlen, "empty turn after '//' at the end");
+        errmsg_set(err, errlen, "empty turn after '//' at the end");
         ok = false;
     }
     if (end)

@@ -317,7 +317,13 @@ static void test_errors(void **state)
     expect_error("given twice", "perft", "--depth", "1", "--depth", "2", "--startpos", NULL);
     expect_error("unexpected argument 'extra'", "perft", "--startpos", "--depth", "1", "extra",
                  NULL);
-    expect_error("no arguments", "uci", "extra", NULL);
+    expect_error("unexpected argument 'extra' for uci", "uci", "extra", NULL);
+    expect_error("no-such.ini", "uci", "--eval", "/no-such.ini", NULL);
+    expect_error("is unknown in [eval]", "uci", "--eval",
+                 CARRERA_SOURCE "/tests/config/eval-bad-unknown-key.ini", NULL);
+    expect_error("is unknown in [eval]", "bench", "--eval",
+                 CARRERA_SOURCE "/tests/config/eval-bad-unknown-key.ini", NULL);
+    expect_error("--depth takes a whole number", "bench", "--depth", "0", NULL);
     expect_error("--random needs a variant with random start arrays", "perft", "--random", "4",
                  "--depth", "1", NULL);
     expect_error("bad seed", "perft", "--variant", "chess960", "--random", "x", "--depth", "1",

@@ -1,6 +1,11 @@
-/* Tests of the perft job configuration files (cluster/config.c) and `carrera check-config`:
- * every kind of error names the file, the line and the key; defaults; every value of every
- * key; the shipped configurations in configs/perft/ are valid. Fixtures in tests/config/. */
+/* Tests of the configuration files: the INI layer (cluster/ini_file.c), perft jobs
+ * (cluster/config.c) and `carrera check-config`, evaluation parameters (cluster/eval_config.c).
+ * Every kind of error names the file, the line and the key; defaults; every value of every key;
+ * the shipped configurations in configs/perft/ are valid and configs/eval/default.ini is exactly
+ * the built-in evaluation. Fixtures in tests/config/. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
+
+#include <ctype.h>
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +19,8 @@
 
 #include "check_config.h"
 #include "config.h"
+#include "eval_config.h"
+#include "ini_file.h"
 #include "variant.h"
 
 #ifndef CARRERA_CONFIG_FIXTURES
@@ -21,6 +28,9 @@
 #endif
 #ifndef CARRERA_CONFIGS
 #define CARRERA_CONFIGS "configs/perft"
+#endif
+#ifndef CARRERA_EVAL_CONFIGS
+#define CARRERA_EVAL_CONFIGS "configs/eval"
 #endif
 
 static const char *fixture(const char *name)
@@ -180,6 +190,8 @@ static void other_errors(void **state)
     expect_text_error("", "job.ini: no [perft] section");
     expect_text_error("[perft]\n[perft]\nposition = startpos\ndepth = 3\ndepth = 3\n",
                       "job.ini:5: key 'depth' given twice (first on line 4)");
+    /* A header inih refuses is reported as the unknown section it names. */
+    expect_text_error("[perft]\n[a ;b]\n", "job.ini:2: section [a ;b] is unknown");
 }
 
 static void defaults(void **state)
@@ -346,13 +358,385 @@ static void command(void **state)
     assert_int_equal(check_config_command(3, two_args), 2);
 }
 
+/* ---- the INI layer ---- */
+
+static void ini_entries(void **state)
+{
+    (void)state;
+    const char *text = "\xEF\xBB\xBFtop = 1\r\n"
+                       "; comment\n"
+                       "[one]\n"
+                       "  a = x y ; comment\n"
+                       "b: 2\n"
+                       "[empty]\n"
+                       "[one]\n"
+                       "c =\n"
+                       "[two]\n"
+                       "a = 3";
+    Ini ini;
+    char err[256];
+    assert_int_equal(ini_file_parse(text, "t.ini", &ini, err, sizeof err), 0);
+    assert_null(ini.error);
+    assert_string_equal(ini.name, "t.ini");
+    assert_string_equal(ini.text, text);
+    static const IniEntry want[] = { { "", "top", "1", 1 },
+                                     { "one", "a", "x y", 4 },
+                                     { "one", "b", "2", 5 },
+                                     { "one", "c", "", 8 },
+                                     { "two", "a", "3", 10 } };
+    assert_int_equal(ini.entry_count, 5);
+    for (int i = 0; i < 5; i++) {
+        assert_string_equal(ini.entries[i].section, want[i].section);
+        assert_string_equal(ini.entries[i].key, want[i].key);
+        assert_string_equal(ini.entries[i].value, want[i].value);
+        assert_int_equal(ini.entries[i].line, want[i].line);
+    }
+    static const IniSection sections[] = {
+        { "one", 3 }, { "empty", 6 }, { "one", 7 }, { "two", 9 }
+    };
+    assert_int_equal(ini.section_count, 4);
+    for (int i = 0; i < 4; i++) {
+        assert_string_equal(ini.sections[i].name, sections[i].name);
+        assert_int_equal(ini.sections[i].line, sections[i].line);
+    }
+    assert_int_equal(ini_file_section(&ini, "one")->line, 3);
+    assert_int_equal(ini_file_section(&ini, "empty")->line, 6);
+    assert_null(ini_file_section(&ini, "three"));
+    IniCheck c;
+    ini_check_start(&c, &ini, err, sizeof err);
+    assert_false(c.failed);
+    ini_file_free(&ini);
+    assert_null(ini.text);
+}
+
+/* Reading's own error, reported through a check: `want` in the message. */
+static void expect_ini_error(const char *text, const char *want)
+{
+    Ini ini;
+    char err[1024];
+    assert_int_equal(ini_file_parse(text, "t.ini", &ini, err, sizeof err), 0);
+    IniCheck c;
+    ini_check_start(&c, &ini, err, sizeof err);
+    if (!c.failed || !strstr(err, want))
+        fail_msg("got '%s', want '%s' for:\n%s", c.failed ? err : "no error", want, text);
+    ini_file_free(&ini);
+}
+
+static void ini_duplicate_keys(void **state)
+{
+    (void)state;
+    expect_ini_error("[s]\nx = 1\nx = 2\n", "t.ini:3: key 'x' given twice (first on line 2)");
+    /* The first repetition is reported, against the first occurrence. */
+    expect_ini_error("[s]\nx = 1\n[t]\nx = 2\n[s]\ny = 3\nx = 4\nx = 5\n",
+                     "t.ini:7: key 'x' given twice (first on line 2)");
+    expect_ini_error("x = 1\n[s]\nx = 2\ny = 3\nx = 4\n",
+                     "t.ini:5: key 'x' given twice (first on line 3)");
+    /* The repetition leaves the entries; the first occurrence stays where it was. */
+    Ini ini;
+    char err[256];
+    assert_int_equal(
+        ini_file_parse("[s]\nx = 1\ny = 2\nx = 3\nz = 4\n", "t.ini", &ini, err, sizeof err), 0);
+    assert_int_equal(ini.entry_count, 3);
+    assert_string_equal(ini.entries[0].value, "1");
+    assert_string_equal(ini.entries[1].key, "y");
+    assert_string_equal(ini.entries[2].key, "z");
+    assert_int_equal(ini.error_line, 4);
+    ini_file_free(&ini);
+
+    /* Many keys: found by sorting, in file order afterwards. */
+    enum { KEYS = 20000 };
+    char *big = malloc(KEYS * 16 + 64);
+    assert_non_null(big);
+    size_t used = (size_t)sprintf(big, "[s]\n");
+    for (int i = 0; i < KEYS; i++)
+        used += (size_t)sprintf(big + used, "k%d = %d\n", i, i);
+    sprintf(big + used, "k17 = again\n");
+    assert_int_equal(ini_file_parse(big, "t.ini", &ini, err, sizeof err), 0);
+    assert_int_equal(ini.entry_count, KEYS);
+    for (int i = 1; i < KEYS; i++)
+        assert_true(ini.entries[i].line == ini.entries[i - 1].line + 1);
+    assert_non_null(strstr(ini.error, "t.ini:20002: key 'k17' given twice (first on line 19)"));
+    ini_file_free(&ini);
+    free(big);
+}
+
+static void ini_other_errors(void **state)
+{
+    (void)state;
+    expect_ini_error("[s]\nx\n", "t.ini:2: expected 'key = value', '[section]' or a comment");
+    char text[600];
+    snprintf(text, sizeof text, "[s]\nx = %0300d\n", 0);
+    expect_ini_error(text, "t.ini:2: line longer than 198 characters");
+
+    /* The validation's helpers, and the earliest error winning whoever finds it. */
+    Ini ini;
+    char err[256];
+    assert_int_equal(
+        ini_file_parse("k = 0\n[s]\nx = 1\n[t]\ny = 2\nnonsense\n", "t.ini", &ini, err, sizeof err),
+        0);
+    IniCheck c;
+    ini_check_start(&c, &ini, err, sizeof err);
+    assert_string_equal(err, "t.ini:6: expected 'key = value', '[section]' or a comment");
+    ini_unknown_key(&c, &ini.entries[2], "valid: x");
+    assert_string_equal(err, "t.ini:5: key 'y' is unknown in [t] (valid: x)");
+    ini_unknown_section(&c, &ini.sections[1], "only [s]");
+    assert_string_equal(err, "t.ini:4: section [t] is unknown (only [s])");
+    ini_fail(&c, 0, "about the whole file");
+    ini_fail(&c, 5, "later");
+    assert_string_equal(err, "t.ini:4: section [t] is unknown (only [s])");
+    ini_outside_section(&c, &ini.entries[0], "s");
+    assert_string_equal(err, "t.ini:1: key 'k' is outside any section: put it under [s]");
+    ini_check_start(&c, &ini, err, sizeof err);
+    ini_duplicate_key(&c, &ini.entries[1], 1);
+    assert_string_equal(err, "t.ini:3: key 'x' given twice (first on line 1)");
+    ini_file_free(&ini);
+
+    /* An error about the whole file only when there is no other. */
+    assert_int_equal(ini_file_parse("[s]\n", "t.ini", &ini, err, sizeof err), 0);
+    ini_check_start(&c, &ini, err, sizeof err);
+    ini_fail(&c, 0, "no [x] section");
+    ini_fail(&c, 0, "something else");
+    assert_string_equal(err, "t.ini: no [x] section");
+    ini_file_free(&ini);
+
+    /* Files that are not configurations. */
+    assert_int_equal(ini_file_read(fixture("no-such-file.ini"), &ini, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no-such-file.ini: cannot read: "));
+    assert_null(ini.text);
+    char path[] = "/tmp/carrera-test-config-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "wb");
+    assert_non_null(f);
+    fputs("[s]\nx = 1", f);
+    fputc('\0', f);
+    fclose(f);
+    assert_int_equal(ini_file_read(path, &ini, err, sizeof err), -1);
+    assert_non_null(strstr(err, ": contains a NUL byte: not a configuration file"));
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    for (int i = 0; i <= (1 << 20) / 8; i++)
+        fputs("; .....\n", f); /* 8 bytes */
+    fclose(f);
+    assert_int_equal(ini_file_read(path, &ini, err, sizeof err), -1);
+    assert_non_null(strstr(err, ": larger than 1048576 bytes: not a configuration file"));
+    remove(path);
+}
+
+/* ---- evaluation parameters ---- */
+
+/* Each parameter's value in p (the struct is all ints: a parameter-by-parameter message on a
+ * mismatch says more than memcmp). */
+static void assert_params_equal(const EvalParams *got, const EvalParams *want)
+{
+    int count;
+    const EvalParamInfo *list = eval_param_list(&count);
+    for (int i = 0; i < count; i++) {
+        int g = *eval_param_ref((EvalParams *)got, &list[i]);
+        int w = *eval_param_ref((EvalParams *)want, &list[i]);
+        if (g != w)
+            fail_msg("%s is %d, want %d", list[i].name, g, w);
+    }
+    assert_memory_equal(got, want, sizeof *got);
+}
+
+/* The file is refused with `want` in the message (FILE standing for its path), *p unchanged. */
+static void expect_eval_file_error(const char *name, const char *want)
+{
+    const char *path = fixture(name);
+    char expected[2048], err[2048];
+    const char *at = strstr(want, "FILE");
+    assert_non_null(at);
+    snprintf(expected, sizeof expected, "%.*s%s%s", (int)(at - want), want, path, at + 4);
+    EvalParams p, before;
+    eval_defaults(&p);
+    before = p;
+    if (eval_config_read(path, &p, err, sizeof err) == 0)
+        fail_msg("%s was accepted", name);
+    if (!strstr(err, expected))
+        fail_msg("%s: got '%s', want '%s'", name, err, expected);
+    assert_params_equal(&p, &before);
+}
+
+static void eval_file_errors(void **state)
+{
+    (void)state;
+    expect_eval_file_error("eval-bad-unknown-key.ini",
+                           "FILE:4: key 'ValueArchbishopMgg' is unknown in [eval] (the "
+                           "evaluation parameters are listed by carrera uci)");
+    expect_eval_file_error("eval-bad-range.ini",
+                           "FILE:3: MobilityQueenMg: 51 is out of range 0..50");
+    expect_eval_file_error("eval-bad-section.ini",
+                           "FILE:4: section [engine] is unknown (an evaluation file has one "
+                           "section, [eval])");
+    expect_eval_file_error("eval-bad-duplicate.ini",
+                           "FILE:4: key 'tempo' given twice (first on line 2)");
+    /* A perft job is not an evaluation file. */
+    expect_eval_file_error("good-minimal.ini", "FILE:1: section [perft] is unknown");
+    expect_eval_file_error("bad-empty.ini", "FILE: no [eval] section");
+    expect_eval_file_error("no-such-file.ini", "FILE: cannot read: ");
+}
+
+/* The text, as the file "e.ini", is refused by eval_config_apply on [section] with `want`. */
+static void expect_eval_error(const char *text, const char *section, const char *want)
+{
+    Ini ini;
+    char err[1024];
+    assert_int_equal(ini_file_parse(text, "e.ini", &ini, err, sizeof err), 0);
+    EvalParams p, before;
+    eval_defaults(&p);
+    before = p;
+    if (eval_config_apply(&ini, section, &p, err, sizeof err) == 0)
+        fail_msg("accepted:\n%s", text);
+    if (!strstr(err, want))
+        fail_msg("got '%s', want '%s' for:\n%s", err, want, text);
+    assert_params_equal(&p, &before);
+    ini_file_free(&ini);
+}
+
+static void eval_bad_values(void **state)
+{
+    (void)state;
+    expect_eval_error("[eval]\nTempo = 20\nValueArchbishopMg = x\n", NULL,
+                      "e.ini:3: ValueArchbishopMg: 'x' is not an integer (range 0..3000)");
+    expect_eval_error("[eval]\nvaluearchbishopmg = 8.75\n", NULL,
+                      "e.ini:2: ValueArchbishopMg: '8.75' is not an integer (range 0..3000)");
+    expect_eval_error("[eval]\nValueArchbishopMg =\n", NULL,
+                      "e.ini:2: ValueArchbishopMg: '' is not an integer (range 0..3000)");
+    expect_eval_error("[eval]\nCenterKingMg = -101\n", NULL,
+                      "e.ini:2: CenterKingMg: -101 is out of range -100..100");
+    expect_eval_error("[eval]\nTempo = 99999999999999999999\n", NULL,
+                      "e.ini:2: Tempo: 99999999999999999999 is out of range 0..100");
+    expect_eval_error("[eval]\nValueArchbishopMgg = 850\n", NULL,
+                      "e.ini:2: key 'ValueArchbishopMgg' is unknown in [eval] (the evaluation "
+                      "parameters are listed by carrera uci)");
+    expect_eval_error("[engine]\nTempo = 1\nHash = 16\n", "engine",
+                      "e.ini:3: key 'Hash' is unknown in [engine]");
+    expect_eval_error("[eval]\nTempo = 1\nTempo = 2\n", NULL,
+                      "e.ini:3: key 'Tempo' given twice (first on line 2)");
+    /* The first error in the file, whoever finds it. */
+    expect_eval_error("[eval]\nTempo = x\nnonsense\n", NULL, "e.ini:2: Tempo: 'x'");
+    expect_eval_error("[eval]\nnonsense\nTempo = x\n", NULL,
+                      "e.ini:2: expected 'key = value', '[section]' or a comment");
+    expect_eval_error("[other]\nnonsense\n[eval]\nTempo = 1\n", NULL,
+                      "e.ini:2: expected 'key = value'");
+}
+
+static void eval_names(void **state)
+{
+    (void)state;
+    /* Any case, as UCI options; each parameter by the name eval_param_list gives it. */
+    int count;
+    const EvalParamInfo *list = eval_param_list(&count);
+    for (int i = 0; i < count; i++) {
+        char lower[64], upper[64], text[256];
+        size_t n = strlen(list[i].name);
+        assert_true(n < sizeof lower);
+        for (size_t j = 0; j <= n; j++) {
+            lower[j] = (char)tolower((unsigned char)list[i].name[j]);
+            upper[j] = (char)toupper((unsigned char)list[i].name[j]);
+        }
+        const char *names[] = { list[i].name, lower, upper };
+        for (int k = 0; k < 3; k++) {
+            snprintf(text, sizeof text, "[eval]\n%s = %d\n", names[k], list[i].max);
+            Ini ini;
+            char err[256];
+            assert_int_equal(ini_file_parse(text, "e.ini", &ini, err, sizeof err), 0);
+            EvalParams p, want;
+            eval_defaults(&p);
+            want = p;
+            *eval_param_ref(&want, &list[i]) = list[i].max;
+            if (eval_config_apply(&ini, "eval", &p, err, sizeof err) != 0)
+                fail_msg("%s", err);
+            assert_params_equal(&p, &want);
+            ini_file_free(&ini);
+        }
+    }
+}
+
+static void eval_partial(void **state)
+{
+    (void)state;
+    /* Only the keys given change. */
+    EvalParams p, want;
+    eval_defaults(&p);
+    want = p;
+    char err[1024];
+    if (eval_config_read(fixture("eval-good-partial.ini"), &p, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    want.value_mg[ARCHBISHOP] = 850;
+    want.value_eg[CHANCELLOR] = 880;
+    assert_params_equal(&p, &want);
+
+    /* Applied over what is there, not over the defaults; one section of several, the others
+     * left to the caller. */
+    Ini ini;
+    assert_int_equal(ini_file_parse("[match]\ngames = 10\n[eval]\nTempo = 1\n[tuned]\n"
+                                    "Tempo = 30\nKingAttack = 12\n",
+                                    "e.ini", &ini, err, sizeof err),
+                     0);
+    p.king_shelter = 3;
+    want.king_shelter = 3;
+    want.tempo = 1;
+    if (eval_config_apply(&ini, NULL, &p, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_params_equal(&p, &want);
+    want.tempo = 30;
+    want.king_attack = 12;
+    if (eval_config_apply(&ini, "tuned", &p, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_params_equal(&p, &want);
+    /* A missing or empty section changes nothing. */
+    if (eval_config_apply(&ini, "absent", &p, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_params_equal(&p, &want);
+    ini_file_free(&ini);
+    assert_int_equal(ini_file_parse("[eval]\n", "e.ini", &ini, err, sizeof err), 0);
+    if (eval_config_apply(&ini, NULL, &p, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_params_equal(&p, &want);
+    ini_file_free(&ini);
+}
+
+/* configs/eval/default.ini sets every parameter to its built-in default. */
+static void eval_default_file(void **state)
+{
+    (void)state;
+    /* Every parameter moved off its default first, so that one missing from the file shows. */
+    EvalParams p, want;
+    eval_defaults(&want);
+    p = want;
+    int count;
+    const EvalParamInfo *list = eval_param_list(&count);
+    for (int i = 0; i < count; i++) {
+        int *v = eval_param_ref(&p, &list[i]);
+        *v = *v == list[i].max ? list[i].min : list[i].max;
+    }
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/default.ini", CARRERA_EVAL_CONFIGS);
+    if (eval_config_read(path, &p, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_params_equal(&p, &want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(error_fixtures), cmocka_unit_test(bad_values),
-        cmocka_unit_test(other_errors),   cmocka_unit_test(defaults),
-        cmocka_unit_test(every_key),      cmocka_unit_test(shipped_configs),
+        cmocka_unit_test(error_fixtures),
+        cmocka_unit_test(bad_values),
+        cmocka_unit_test(other_errors),
+        cmocka_unit_test(defaults),
+        cmocka_unit_test(every_key),
+        cmocka_unit_test(shipped_configs),
         cmocka_unit_test(command),
+        cmocka_unit_test(ini_entries),
+        cmocka_unit_test(ini_duplicate_keys),
+        cmocka_unit_test(ini_other_errors),
+        cmocka_unit_test(eval_file_errors),
+        cmocka_unit_test(eval_bad_values),
+        cmocka_unit_test(eval_names),
+        cmocka_unit_test(eval_partial),
+        cmocka_unit_test(eval_default_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
