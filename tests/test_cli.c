@@ -13,11 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "move.h"
 #include "position.h"
+#include "run.h"
 #include "setup.h"
 #include "subprocess.h"
 #include "variant.h"
@@ -28,24 +27,6 @@
 
 #define KIWIPETE        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 #define LINE_TIMEOUT_MS 20000
-
-typedef struct Run {
-    int status; /* exit status, 128 + signal, or -1 */
-    char *out, *err;
-} Run;
-
-static char *slurp(FILE *f)
-{
-    fflush(f);
-    long size = ftell(f);
-    assert_true(size >= 0);
-    char *text = malloc((size_t)size + 1);
-    assert_non_null(text);
-    rewind(f);
-    size_t got = fread(text, 1, (size_t)size, f);
-    text[got] = '\0';
-    return text;
-}
 
 #define MAX_ARGS 16
 
@@ -71,31 +52,7 @@ static Run run_args(const char *const *args)
     for (; args[argc - 1]; argc++)
         argv[argc] = args[argc - 1];
     argv[argc] = NULL;
-
-    FILE *out = tmpfile(), *err = tmpfile();
-    assert_non_null(out);
-    assert_non_null(err);
-    fflush(NULL);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        FILE *devnull = freopen("/dev/null", "r", stdin);
-        (void)devnull;
-        dup2(fileno(out), STDOUT_FILENO);
-        dup2(fileno(err), STDERR_FILENO);
-        execv(CARRERA_BIN, (char *const *)argv);
-        _exit(127);
-    }
-    int status;
-    assert_true(waitpid(pid, &status, 0) == pid);
-    Run r = { .status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status) };
-    fseek(out, 0, SEEK_END);
-    fseek(err, 0, SEEK_END);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    fclose(out);
-    fclose(err);
-    return r;
+    return run_program(argv);
 }
 
 static Run run(const char *first, ...)
@@ -103,12 +60,6 @@ static Run run(const char *first, ...)
     const char *args[MAX_ARGS];
     COLLECT_ARGS(args, first);
     return run_args(args);
-}
-
-static void run_free(Run *r)
-{
-    free(r->out);
-    free(r->err);
 }
 
 /* What `perft --divide` must print for fen, computed with the core directly. */

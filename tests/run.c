@@ -1,0 +1,62 @@
+/* Running a program for a test (run.h): fork, exec, wait, and read back what it wrote. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "run.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char *slurp(FILE *f)
+{
+    fflush(f);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    assert_true(size >= 0);
+    char *text = malloc((size_t)size + 1);
+    assert_non_null(text);
+    rewind(f);
+    size_t got = fread(text, 1, (size_t)size, f);
+    text[got] = '\0';
+    return text;
+}
+
+Run run_program(const char *const *argv)
+{
+    FILE *out = tmpfile(), *err = tmpfile();
+    assert_non_null(out);
+    assert_non_null(err);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        FILE *devnull = freopen("/dev/null", "r", stdin);
+        (void)devnull;
+        dup2(fileno(out), STDOUT_FILENO);
+        dup2(fileno(err), STDERR_FILENO);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int status;
+    assert_true(waitpid(pid, &status, 0) == pid);
+    Run r = { .status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status) };
+    r.out = slurp(out);
+    r.err = slurp(err);
+    fclose(out);
+    fclose(err);
+    return r;
+}
+
+void run_free(Run *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
