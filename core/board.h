@@ -15,6 +15,7 @@
     int board_moves_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v, Move *l);  \
     void board_make_##SUFFIX(const Board##N *b, const Castling##N *c, Move m, Board##N *o);        \
     void board_make_null_##SUFFIX(const Board##N *b, Board##N *o);                                \
+    int board_see_##SUFFIX(const Board##N *b, Move m, const int *values);                          \
     bool board_in_check_##SUFFIX(const Board##N *b);                                               \
     int board_checkers_##SUFFIX(const Board##N *b, int *squares);                                  \
     u128 board_key_slow_##SUFFIX(const Board##N *b);                                           \

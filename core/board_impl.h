@@ -425,6 +425,66 @@ static inline void make_null(const BoardT *b, BoardT *o)
     o->side ^= 1;
 }
 
+/* ---- static exchange ------------------------------------------------------------------------ */
+
+/* What the side making m wins on its target square if both sides then capture there with their
+ * least valuable piece while it pays (values[] per piece type): the swap-list method, with
+ * sliders behind a capturer joining as it leaves. Pins are ignored, as usual. Castling wins 0. */
+static int see(const BoardT *b, Move m, const int *values)
+{
+    int kind = move_kind(m);
+    if (kind == MOVE_CASTLING)
+        return 0;
+    const int from = move_from(m), to = move_to(m);
+    int gain[40], depth = 0;
+    BB occ = b->by_type[NO_TYPE] ^ bb_sq(from);
+    PieceType moved = piece_type(b->sq[from]);
+    if (kind == MOVE_EN_PASSANT) {
+        occ ^= bb_sq(to + (b->side == WHITE ? -FILES : FILES));
+        gain[0] = values[PAWN];
+    } else {
+        gain[0] = b->sq[to] ? values[piece_type(b->sq[to])] : 0;
+    }
+    if (kind == MOVE_PROMOTION) {
+        gain[0] += values[move_promo(m)] - values[PAWN];
+        moved = move_promo(m);
+    }
+    BB attackers = attackers_to(b, to, occ) & occ;
+    int side = b->side ^ 1;
+    int on_square = values[moved]; /* the value of what now stands on the square */
+    while (depth < 39) {
+        BB mine = attackers & b->by_color[side];
+        if (!mine)
+            break;
+        /* the least valuable attacker */
+        PieceType least = NO_TYPE;
+        BB which = 0;
+        for (PieceType t = PAWN; t <= KING; t++) {
+            BB set = mine & b->by_type[t];
+            if (set && (least == NO_TYPE || values[t] < values[least])) {
+                least = t;
+                which = set & -set;
+            }
+        }
+        depth++;
+        gain[depth] = on_square - gain[depth - 1];
+        on_square = values[least];
+        occ ^= which;
+        /* sliders lined up behind it now see the square */
+        attackers |= (bishop_attacks(to, occ) & bishoplike(b)) | (rook_attacks(to, occ) & rooklike(b));
+        attackers &= occ;
+        side ^= 1;
+        if (least == KING && (attackers & b->by_color[side]))
+            { depth--; break; } /* the king cannot take into a defended square */
+    }
+    while (depth > 0) {
+        if (-gain[depth] < gain[depth - 1])
+            gain[depth - 1] = -gain[depth];
+        depth--;
+    }
+    return gain[0];
+}
+
 /* ---- perft --------------------------------------------------------------------------------- */
 
 /* tt, when not NULL, remembers subtree counts from depth 2 up (the last ply is cheaper to
@@ -458,6 +518,7 @@ int SFX(board_moves)(const BoardT *b, const CastT *c, const Variant *v, Move *li
 }
 void SFX(board_make)(const BoardT *b, const CastT *c, Move m, BoardT *o) { make(b, c, m, o); }
 void SFX(board_make_null)(const BoardT *b, BoardT *o) { make_null(b, o); }
+int SFX(board_see)(const BoardT *b, Move m, const int *values) { return see(b, m, values); }
 bool SFX(board_in_check)(const BoardT *b)
 {
     BB king = b->by_type[KING] & b->by_color[b->side]; /* gone in Galvin's game */

@@ -74,6 +74,11 @@ void position_make_null(const Position *p, Position *out)
         board_make_null_8(&p->u.b8.board, &out->u.b8.board);
 }
 
+int position_see(const Position *p, Move m, const int *values)
+{
+    return wide(p) ? board_see_10(&p->u.b10.board, m, values) : board_see_8(&p->u.b8.board, m, values);
+}
+
 int position_side(const Position *p) { return wide(p) ? p->u.b10.board.side : p->u.b8.board.side; }
 
 bool position_in_check(const Position *p)

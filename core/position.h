@@ -58,6 +58,11 @@ void position_make(const Position *p, Move m, Position *out);
  * to move and no en passant square (p and out may alias). */
 void position_make_null(const Position *p, Position *out);
 
+/* Static exchange evaluation of the legal move m: the material the side to move wins on m's
+ * target square when both sides keep capturing there with their least valuable piece while it
+ * pays, in the units of values[] (indexed by PieceType). Pins are ignored. */
+int position_see(const Position *p, Move m, const int *values);
+
 int position_side(const Position *p);
 
 /* The piece on square s (NO_PIECE for an empty square). */

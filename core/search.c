@@ -330,8 +330,11 @@ static int cmp_order(const void *a, const void *b)
     return x->index - y->index;
 }
 
-/* Orders the ply's turns: the hash turn, winning-looking captures (most valuable victim, least
- * valuable attacker), killers, then by history. With only_tactical, quiet turns are left out.
+/* Below every history score: captures that lose material. */
+#define LOSING_CAPTURE (-(1 << 20))
+
+/* Orders the ply's turns: the hash turn, captures that do not lose material (most valuable
+ * victim, least valuable attacker), killers, then by history, then losing captures. With only_tactical, quiet turns are left out.
  * Returns the number of entries of the ply's order; false-free: memory failure orders nothing. */
 static int order_turns(Searcher *s, PlyData *pd, const Position *p, const Turn *hash_turn,
                        bool only_tactical)
@@ -352,8 +355,12 @@ static int order_turns(Searcher *s, PlyData *pd, const Position *p, const Turn *
             continue;
         if (hash_turn && turn_equal(t, hash_turn))
             score = 1 << 30;
-        else if (gain > 0)
-            score = (1 << 24) + gain * 16 - attacker / 16;
+        else if (gain > 0) {
+            /* under single-move rules a capture that loses material in the exchange goes
+             * after the quiet turns (and is not searched in quiescence) */
+            int exchange = s->double_moves ? 0 : position_see(p, t->m[0], order_value);
+            score = exchange >= 0 ? (1 << 24) + gain * 16 - attacker / 16 : LOSING_CAPTURE + exchange;
+        }
         else if (turn_equal(t, &pd->killers[0]))
             score = (1 << 23) + 1;
         else if (turn_equal(t, &pd->killers[1]))
@@ -496,6 +503,8 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
     int us = position_side(p);
     for (int k = 0; k < n; k++) {
         const Turn *t = pick(pd, k, n);
+        if (!in_check && pd->order[k].score < LOSING_CAPTURE / 2)
+            break; /* the rest lose material in the exchange */
         if (!in_check) {
             int attacker, gain = tactical_gain(p, t, us, &attacker);
             if (stand + gain + 200 <= alpha)

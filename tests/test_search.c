@@ -15,6 +15,7 @@
 
 #include "eval.h"
 #include "game.h"
+#include "move.h"
 #include "rng.h"
 #include "search.h"
 #include "setup.h"
@@ -196,6 +197,39 @@ static void test_short_mates(void **state)
     expect_mate("chess", TURNS_SINGLE, "k7/8/1K6/8/8/8/8/7R b - - 0 1", 3, -1, "a8b8");
 }
 
+/* ---- static exchange ------------------------------------------------------------------------- */
+
+static void expect_see(const char *variant, const char *fen, const char *move, int want)
+{
+    static const int values[TYPE_NB] = { 0, 100, 300, 350, 475, 875, 900, 950, 5000 };
+    Rules r = { TURNS_SINGLE, EP_CLASSIC };
+    Position p = from_fen(variant, &r, fen);
+    Move legal[MAX_MOVES];
+    int n = position_legal_moves(&p, legal);
+    Move m = move_from_uci(move, legal, n, p.variant, false);
+    assert_int_not_equal(m, MOVE_NONE);
+    int got = position_see(&p, m, values);
+    if (got != want)
+        fail_msg("%s %s: SEE %d, expected %d", fen, move, got, want);
+}
+
+/* Exchanges worked by hand with P 100, R 475 (the values passed in). */
+static void test_see(void **state)
+{
+    (void)state;
+    /* the pawn is defended by a pawn: the rook is lost for it */
+    expect_see("chess", "4k3/8/3p4/4p3/8/8/4R3/4KQ2 w - - 0 1", "e2e5", 100 - 475);
+    /* a rook behind a rook (x-ray): black must not recapture, White wins the pawn */
+    expect_see("chess", "4k3/4r3/8/4p3/8/8/4R3/4R1K1 w - - 0 1", "e2e5", 100);
+    /* the king may retake only where nothing else would take it back */
+    expect_see("chess", "8/8/4k3/4p3/8/8/4R3/5K2 w - - 0 1", "e2e5", 100 - 475);
+    expect_see("chess", "8/8/4k3/4p3/8/8/4R3/4QK2 w - - 0 1", "e2e5", 100);
+    /* an undefended piece */
+    expect_see("chess", "4k3/8/8/4r3/8/8/4R3/4K3 w - - 0 1", "e2e5", 475);
+    /* the Archbishop's knight jump defends on the 10x8 board */
+    expect_see("capablanca", "4k5/10/10/4p5/2a7/10/4R5/4K5 w - - 0 1", "e2e5", 100 - 475);
+}
+
 /* ---- determinism ----------------------------------------------------------------------------- */
 
 static void test_node_limit_deterministic(void **state)
@@ -317,6 +351,7 @@ static void test_time_budget(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_see),
         cmocka_unit_test(test_short_mates),
         cmocka_unit_test(test_node_limit_deterministic),
         cmocka_unit_test(test_time_budget),
