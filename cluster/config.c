@@ -224,18 +224,18 @@ static void check_whole(Parser *p, const Ini *ini)
     }
 }
 
-/* The default output: the configuration's base name, .ini replaced by .h5. */
-static void default_output(PerftConfig *c, const char *name)
+void config_output_name(const char *name, const char *fallback, const char *suffix, char *out,
+                        size_t outlen)
 {
     const char *base = strrchr(name, '/');
     base = base ? base + 1 : name;
     size_t len = strlen(base);
     if (len >= 4 && strcmp(base + len - 4, ".ini") == 0)
         len -= 4;
-    if (len == 0 || len + 4 > sizeof c->output)
-        snprintf(c->output, sizeof c->output, "perft.h5");
+    if (len == 0 || len + strlen(suffix) >= outlen)
+        snprintf(out, outlen, "%s%s", fallback, suffix);
     else
-        snprintf(c->output, sizeof c->output, "%.*s.h5", (int)len, base);
+        snprintf(out, outlen, "%.*s%s", (int)len, base, suffix);
 }
 
 /* The job in ini; on success *out takes over its name and text. */
@@ -269,7 +269,7 @@ static int from_ini(Ini *ini, PerftConfig *out, char *err, size_t errlen)
         return -1;
     }
     if (!out->output[0])
-        default_output(out, ini->name);
+        config_output_name(ini->name, "perft", ".h5", out->output, sizeof out->output);
     out->file = ini->name;
     out->text = ini->text;
     ini->name = ini->text = NULL;

@@ -55,6 +55,11 @@ int config_parse_perft(const char *text, const char *name, PerftConfig *out, cha
 
 void config_free(PerftConfig *c);
 
+/* The default name of an output file: the configuration's base name with .ini replaced by suffix
+ * (".h5"), fallback + suffix when that cannot be. */
+void config_output_name(const char *name, const char *fallback, const char *suffix, char *out,
+                        size_t outlen);
+
 /* One line saying what the job is: `perft job, variant capablanca, position startpos, depth 5,
  * single turns, ...`. */
 void config_summary(const PerftConfig *c, char *out, size_t outlen);

@@ -1,5 +1,6 @@
-/* The UCI engine client of `carrera bisect`: the handshake, options, positions and `go perft`
- * answers of an external engine, each step with a deadline and a message for every failure. */
+/* The UCI engine client: the handshake, options, positions, `go perft` answers (for `carrera
+ * bisect`) and searches (for matches) of an external engine, each step with a deadline and a
+ * message for every failure. */
 #define _POSIX_C_SOURCE 200809L /* strdup, strsignal, strcasecmp, clock_gettime */
 
 #include "engine.h"
@@ -431,6 +432,92 @@ int engine_read_divide(Engine *e, int timeout_ms, Divide *d, char *err, size_t e
             snprintf(err, errlen, "out of memory reading the engine's answer");
             return -1;
         }
+    }
+}
+
+int engine_set_options(Engine *e, const char *const *names, const char *const *values, int n,
+                       char *err, size_t errlen)
+{
+    char commands[8192] = "";
+    size_t used = 0;
+    for (int i = 0; i < n; i++) {
+        int w = snprintf(commands + used, sizeof commands - used, "setoption name %s value %s\n",
+                         names[i], values[i]);
+        if (w < 0 || (size_t)w >= sizeof commands - used) {
+            snprintf(err, errlen, "too many engine options to send at once");
+            return -1;
+        }
+        used += (size_t)w;
+    }
+    return n == 0 ? 0 : sync_with(e, commands, "the options", err, errlen);
+}
+
+int engine_new_game(Engine *e, char *err, size_t errlen)
+{
+    return sync_with(e, "ucinewgame\n", "'ucinewgame'", err, errlen);
+}
+
+/* Notes the score and node count of an `info` line. */
+static void note_info(const char *line, EngineSearch *out)
+{
+    const char *score = strstr(line, " score ");
+    if (score) {
+        int v;
+        if (sscanf(score, " score cp %d", &v) == 1) {
+            out->has_score = true;
+            out->mate = false;
+            out->score = v;
+        } else if (sscanf(score, " score mate %d", &v) == 1) {
+            out->has_score = true;
+            out->mate = true;
+            out->score = v;
+        }
+    }
+    const char *nodes = strstr(line, " nodes ");
+    uint64_t n;
+    if (nodes && sscanf(nodes, " nodes %" SCNu64, &n) == 1)
+        out->nodes = n;
+}
+
+EngineAnswer engine_search(Engine *e, const char *position, const char *go, int timeout_ms,
+                           EngineSearch *out, char *err, size_t errlen)
+{
+    *out = (EngineSearch){ 0 };
+    char why[256];
+    if (subprocess_send(&e->proc, position) != 0 || subprocess_send(&e->proc, "\n") != 0
+        || subprocess_send(&e->proc, go) != 0 || subprocess_send(&e->proc, "\n") != 0) {
+        engine_gone(e, why, sizeof why);
+        snprintf(err, errlen, "the engine exited (%s) before '%s'", why, go);
+        return ANSWER_EXITED;
+    }
+    char line[LINE_MAX_LEN];
+    long long deadline = now_ms() + timeout_ms;
+    for (;;) {
+        long long left = deadline - now_ms();
+        int got = left < 0 ? -1 : subprocess_read_line(&e->proc, line, sizeof line, (int)left);
+        if (got == 0) {
+            engine_gone(e, why, sizeof why);
+            snprintf(err, errlen, "the engine exited (%s) while searching ('%s')", why, go);
+            return ANSWER_EXITED;
+        }
+        if (got < 0) {
+            engine_kill(e);
+            snprintf(err, errlen, "no bestmove within %g s of '%s'", seconds(timeout_ms), go);
+            return ANSWER_TIMEOUT;
+        }
+        chomp(line);
+        if (line[0] == '\0' || strncmp(line, "info", 4) == 0) {
+            note_info(line, out);
+            continue;
+        }
+        if (strncmp(line, "bestmove ", 9) == 0 && line[9] != '\0' && line[9] != ' ') {
+            snprintf(out->bestmove, sizeof out->bestmove, "%.*s", (int)strcspn(line + 9, " "),
+                     line + 9);
+            return ANSWER_OK;
+        }
+        engine_kill(e);
+        snprintf(err, errlen, "the engine answered '%.200s' while searching ('%s')", line, go);
+        return ANSWER_GARBAGE;
     }
 }
 

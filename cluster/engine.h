@@ -1,5 +1,6 @@
-/* An external UCI engine as a perft oracle: started from a command line (no shell), set up for a
- * variant and turn rules, asked `go perft N` for positions given by FEN. Anything that answers
+/* An external UCI engine, as a perft oracle or a match player: started from a command line (no
+ * shell), set up for a variant and turn rules, asked `go perft N` for positions given by FEN, or
+ * to search a game's position. Anything that answers
  * `go perft` as Stockfish does will do: Stockfish, Fairy-Stockfish, `carrera uci`, a user's own
  * engine. Every failure of the engine (cannot start, exits, goes silent, prints what is not
  * perft output, lacks an option) is an error with a message, never a hang or a crash. */
@@ -74,6 +75,38 @@ int engine_go_perft(Engine *e, const char *fen, const char *moves, int depth, ch
  * exits, prints anything else, lists a total other than the sum of its lines, or has not
  * finished within timeout_ms. Returns 0 or -1 with a message. */
 int engine_read_divide(Engine *e, int timeout_ms, Divide *d, char *err, size_t errlen);
+
+/* Sends `setoption name NAME value VALUE` for each of the n options (any name: the engine
+ * judges), then `isready`. Returns 0, or -1 with a message when it refuses one or fails. */
+int engine_set_options(Engine *e, const char *const *names, const char *const *values, int n,
+                       char *err, size_t errlen);
+
+/* `ucinewgame`, then `isready`. Returns 0 or -1 with a message. */
+int engine_new_game(Engine *e, char *err, size_t errlen);
+
+/* How a search request ended. */
+typedef enum EngineAnswer {
+    ANSWER_OK,
+    ANSWER_EXITED,  /* the engine exited (or could not be written to) */
+    ANSWER_TIMEOUT, /* no bestmove within the time given */
+    ANSWER_GARBAGE  /* a line that is neither info nor bestmove, or a bestmove without a move */
+} EngineAnswer;
+
+/* What the engine said while searching: its move and the last score and node count of its
+ * info lines. */
+typedef struct EngineSearch {
+    char bestmove[64];
+    bool has_score;
+    bool mate;          /* score is a mate distance in moves (negative: mated) */
+    int score;          /* centipawns, or moves to mate */
+    uint64_t nodes;
+} EngineSearch;
+
+/* Sends the position line (`position ...`, without newline) and the go line (`go ...`), and reads
+ * up to `bestmove` within timeout_ms. Returns ANSWER_OK with *out filled, or the failure with a
+ * message in err; after a failure the engine is stopped (engine_start it again). */
+EngineAnswer engine_search(Engine *e, const char *position, const char *go, int timeout_ms,
+                           EngineSearch *out, char *err, size_t errlen);
 
 /* Sends `quit` and waits briefly for the engine to exit (killing it if it does not); after a
  * failure kills it at once. Safe to call twice. */

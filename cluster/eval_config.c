@@ -7,8 +7,7 @@
 
 #define WHERE_LISTED "the evaluation parameters are listed by carrera uci"
 
-/* Applies the keys of section to *p when neither they nor anything before them in c is wrong. */
-static void apply(const Ini *ini, const char *section, EvalParams *p, IniCheck *c)
+void eval_config_check(const Ini *ini, const char *section, EvalParams *p, IniCheck *c)
 {
     int count;
     const EvalParamInfo *list = eval_param_list(&count);
@@ -48,7 +47,7 @@ int eval_config_apply(const Ini *ini, const char *section, EvalParams *p, char *
 {
     IniCheck c;
     ini_check_start(&c, ini, err, errlen);
-    apply(ini, section ? section : "eval", p, &c);
+    eval_config_check(ini, section ? section : "eval", p, &c);
     return c.failed ? -1 : 0;
 }
 
@@ -69,7 +68,7 @@ int eval_config_read(const char *path, EvalParams *p, char *err, size_t errlen)
         ini_fail(&c, 0,
                  "no [eval] section (an evaluation file has one, with lines such as "
                  "ValueArchbishopMg = 850)");
-    apply(&ini, "eval", p, &c);
+    eval_config_check(&ini, "eval", p, &c);
     ini_file_free(&ini);
     return c.failed ? -1 : 0;
 }

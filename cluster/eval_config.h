@@ -14,6 +14,10 @@
  * the file in err (reading's own errors included), *p then unchanged. */
 int eval_config_apply(const Ini *ini, const char *section, EvalParams *p, char *err, size_t errlen);
 
+/* The same inside a larger validation: applies the keys of section to *p when neither they nor
+ * anything before them in c is wrong (a match file checks its players' sections so). */
+void eval_config_check(const Ini *ini, const char *section, EvalParams *p, IniCheck *c);
+
 /* Reads a file whose only section is [eval] and applies it to *p, as eval_config_apply. */
 int eval_config_read(const char *path, EvalParams *p, char *err, size_t errlen);
 

@@ -6,6 +6,7 @@
 #include "bisect.h"
 #include "check_config.h"
 #include "cli_error.h"
+#include "match.h"
 #include "perft_cmd.h"
 #include "uci.h"
 #include "variant.h"
@@ -28,6 +29,7 @@ static void usage(FILE *out)
           "  perft   count the legal move paths from a position (carrera perft --help)\n"
           "  uci     talk the UCI protocol on stdin/stdout: play (go), perft (go perft)\n"
           "  bench   the engine's fixed search and its node-count signature\n"
+          "  match   play a match between two engine configurations (carrera match --help)\n"
           "  bisect  find where a UCI engine's perft differs from Carrera's\n"
           "          (carrera bisect --help)\n"
           "  check-config\n"
@@ -59,6 +61,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(command, "perft") == 0)
         return perft_command(argc - 1, argv + 1);
+    if (strcmp(command, "match") == 0)
+        return match_command(argc - 1, argv + 1);
     if (strcmp(command, "bench") == 0)
         return bench_command(argc - 1, argv + 1);
     if (strcmp(command, "bisect") == 0)

@@ -18,6 +18,13 @@ typedef struct Progress {
 
 void progress_start(Progress *p, const char *what, bool quiet);
 
+/* Whether a report is due after done of total units: the seconds since the start when it is
+ * (with the ETA in eta), 0 when not (too early, too soon after the last one, or quiet). */
+double progress_due(Progress *p, uint64_t done, uint64_t total, char eta[32]);
+
+/* Prints a report: "WHAT: " and the formatted text, as one line. */
+void progress_print(Progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* The PerftProgressFn for perft jobs (ctx is a Progress). */
 void progress_perft(const PerftProgress *pp, void *ctx);
 

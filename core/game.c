@@ -132,7 +132,7 @@ static int candidates(const TurnList *list, int n, Move first, Move *out)
     return k;
 }
 
-bool game_play_text(Game *g, const char *text)
+bool game_parse_turn(const Game *g, const char *text, Turn *out)
 {
     char first[MOVE_TEXT_MAX], second[MOVE_TEXT_MAX];
     size_t len1 = strcspn(text, ",/");
@@ -149,13 +149,14 @@ bool game_play_text(Game *g, const char *text)
         Move moves[MAX_MOVES];
         int n = position_legal_moves(&g->pos, moves);
         Move m = move_from_uci(first, moves, n, v, g->castle960);
-        return m != MOVE_NONE && commit(g, &(Turn){ { m, MOVE_NONE }, 1 });
+        *out = (Turn){ { m, MOVE_NONE }, 1 };
+        return m != MOVE_NONE;
     }
     /* Each movement is read as move_from_uci reads a move among the legal ones: the first among
      * the first movements of the turns of that length, the second among those that follow it. */
     TurnList list = { 0 };
     Move *moves = NULL;
-    bool played = false;
+    bool found = false;
     if (position_turns(&g->pos, &g->rules, &list) && list.n > 0 &&
         (moves = malloc(list.n * sizeof *moves)) != NULL) {
         const int n = two ? 2 : 1;
@@ -166,11 +167,18 @@ bool game_play_text(Game *g, const char *text)
             k = candidates(&list, n, t.m[0], moves);
             t.m[1] = move_from_uci(second, moves, k, v, g->castle960);
         }
-        played = t.m[0] != MOVE_NONE && (!two || t.m[1] != MOVE_NONE) && commit(g, &t);
+        found = t.m[0] != MOVE_NONE && (!two || t.m[1] != MOVE_NONE);
+        *out = t;
     }
     free(moves);
     turn_list_free(&list);
-    return played;
+    return found;
+}
+
+bool game_play_text(Game *g, const char *text)
+{
+    Turn t;
+    return game_parse_turn(g, text, &t) && commit(g, &t);
 }
 
 static unsigned halfmove_clock(const Position *p)

@@ -45,6 +45,10 @@ bool game_play(Game *g, const Turn *t);
 /* The same from UCI text: a move, or a turn's movements joined by ',' or '/'. */
 bool game_play_text(Game *g, const char *text);
 
+/* Reads UCI text as game_play_text does, without playing it: true with *out a legal turn of the
+ * current position, false when the text is none. */
+bool game_parse_turn(const Game *g, const char *text, Turn *out);
+
 /* How the game stands now. *winner receives WHITE or BLACK for a decisive end, -1 otherwise. */
 Termination game_status(const Game *g, int *winner);
 

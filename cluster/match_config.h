@@ -1,0 +1,54 @@
+/* Match configurations: an INI file with a [match] section (variant, rules, games, openings,
+ * adjudication, SPRT, outputs) and two players, [player1] and [player2], each Carrera's engine
+ * with its own [playerN.eval] parameters or an external UCI engine with its options. Validated
+ * whole before anything runs; every error names the file, the line and the key. */
+#ifndef CARRERA_MATCH_CONFIG_H
+#define CARRERA_MATCH_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "match_game.h"
+#include "player.h"
+
+typedef enum OpeningKind {
+    OPENINGS_STARTPOS, /* the variant's start position */
+    OPENINGS_RANDOM,   /* a random start array per pair (chess960, caparandom) */
+    OPENINGS_FILE      /* FEN or EPD lines of a file, in order, cycled */
+} OpeningKind;
+
+#define MATCH_MAX_GAMES 100000000
+
+typedef struct MatchConfig {
+    char *file;                /* as given, for messages */
+    char *text;                /* the whole file: provenance */
+    const Variant *variant;    /* variant (default chess) */
+    Rules rules;               /* turns, ep_rule */
+    bool castle960;            /* castling text king-takes-rook (chess960 variants) */
+    int games;                 /* games: even (pairs of games, colours reversed) */
+    OpeningKind openings;
+    char openings_file[CONFIG_PATH_MAX];
+    int random_plies;          /* random legal turns played after the opening position */
+    uint64_t seed;
+    int concurrency;           /* games at once per process; 0: one per core */
+    Adjudication adjudication;
+    bool sprt;                 /* an SPRT stops the match early */
+    double sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta;
+    char output[CONFIG_PATH_MAX]; /* HDF5 result (default: the file's name with .h5) */
+    char pgn[CONFIG_PATH_MAX];    /* PGN of every game (default: the file's name with .pgn) */
+    PlayerConfig players[2];
+} MatchConfig;
+
+/* Reads and validates the match in the file at path. Returns 0; or -1 with one message in err
+ * (`FILE:LINE: ...`), *out then holding nothing to free. */
+int match_config_read(const char *path, MatchConfig *out, char *err, size_t errlen);
+
+/* The same for text already in memory (a configuration kept in a result file). */
+int match_config_parse(const char *text, const char *name, MatchConfig *out, char *err,
+                       size_t errlen);
+
+void match_config_free(MatchConfig *c);
+
+#endif

@@ -1,0 +1,147 @@
+/* The openings of a match (openings.h). Every random choice for pair k comes from a generator
+ * seeded with the match's seed and k alone. */
+#define _POSIX_C_SOURCE 200809L /* getline */
+
+#include "openings.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "rng.h"
+#include "turn.h"
+
+/* How often the random turns of one pair are drawn anew before giving up. */
+#define OPENING_ATTEMPTS 100
+
+/* The first four fields of an EPD line (the clocks are then 0 1), or a whole FEN. */
+static void fen_of_line(const char *line, char *fen, size_t len)
+{
+    int fields = 0;
+    size_t i = 0;
+    const char *c = line;
+    while (*c && fields < 6) {
+        while (*c == ' ' || *c == '\t')
+            c++;
+        if (!*c || *c == ';')
+            break;
+        size_t w = strcspn(c, " \t;");
+        if (c[w] == ';' && fields >= 4)
+            break;
+        if (i + w + 2 >= len)
+            break;
+        if (fields)
+            fen[i++] = ' ';
+        memcpy(fen + i, c, w);
+        i += w;
+        c += w;
+        fields++;
+        /* EPD: after four fields the rest are operations, not clocks */
+        if (fields == 4) {
+            const char *next = c + strspn(c, " \t");
+            if (*next && (*next < '0' || *next > '9'))
+                break;
+        }
+    }
+    fen[i] = '\0';
+}
+
+int openings_load(Openings *o, const MatchConfig *c, char *err, size_t errlen)
+{
+    *o = (Openings){ .cfg = c };
+    if (c->openings != OPENINGS_FILE)
+        return 0;
+    FILE *f = fopen(c->openings_file, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open the opening file", c->openings_file);
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0, lines_cap = 0;
+    int number = 0, status = 0;
+    while (status == 0 && getline(&line, &cap, f) >= 0) {
+        number++;
+        line[strcspn(line, "\r\n")] = '\0';
+        const char *t = line + strspn(line, " \t");
+        if (*t == '\0' || *t == '#')
+            continue;
+        char fen[512], why[256];
+        fen_of_line(t, fen, sizeof fen);
+        Setup s;
+        if (setup_from_fen_rules(&s, c->variant, &c->rules, fen, why, sizeof why) != 0) {
+            snprintf(err, errlen, "%s:%d: not a %s position: %s", c->openings_file, number,
+                     c->variant->name, why);
+            status = -1;
+            break;
+        }
+        if (o->n_lines == lines_cap) {
+            size_t grown = lines_cap ? 2 * lines_cap : 64;
+            Setup *v = realloc(o->lines, grown * sizeof *v);
+            if (!v) {
+                snprintf(err, errlen, "%s: out of memory", c->openings_file);
+                status = -1;
+                break;
+            }
+            o->lines = v;
+            lines_cap = grown;
+        }
+        o->lines[o->n_lines++] = s;
+    }
+    free(line);
+    fclose(f);
+    if (status == 0 && o->n_lines == 0) {
+        snprintf(err, errlen, "%s: no positions in the opening file", c->openings_file);
+        status = -1;
+    }
+    if (status != 0)
+        openings_free(o);
+    return status;
+}
+
+void openings_free(Openings *o)
+{
+    free(o->lines);
+    o->lines = NULL;
+    o->n_lines = 0;
+}
+
+int openings_position(const Openings *o, uint64_t pair, Position *out, char *err, size_t errlen)
+{
+    const MatchConfig *c = o->cfg;
+    Rng rng = rng_new(c->seed * 0x9E3779B97F4A7C15ull ^ (pair + 1) * 0xD1B54A32D192ED03ull);
+    Setup s;
+    if (c->openings == OPENINGS_FILE)
+        s = o->lines[pair % o->n_lines];
+    else if (c->openings == OPENINGS_RANDOM)
+        setup_random(&s, c->variant, rng_next(&rng));
+    else
+        setup_start(&s, c->variant);
+    Position start;
+    position_from_setup(&start, &s);
+    TurnList list = { 0 };
+    for (int attempt = 0; attempt < OPENING_ATTEMPTS; attempt++) {
+        Game g;
+        if (!game_init(&g, &start, &c->rules, c->castle960))
+            break;
+        bool on = game_status(&g, NULL) == TERM_NONE;
+        for (int k = 0; k < c->random_plies && on; k++) {
+            if (!position_turns(&g.pos, &c->rules, &list) || list.n == 0
+                || !game_play(&g, &list.v[rng_below(&rng, list.n)]))
+                on = false;
+            else
+                on = game_status(&g, NULL) == TERM_NONE;
+        }
+        if (on) {
+            *out = g.pos;
+            game_free(&g);
+            turn_list_free(&list);
+            return 0;
+        }
+        game_free(&g);
+    }
+    turn_list_free(&list);
+    snprintf(err, errlen, "no opening for pair %llu: its random turns end the game every time",
+             (unsigned long long)pair);
+    return -1;
+}

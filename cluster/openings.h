@@ -1,0 +1,32 @@
+/* The openings of a match: the position each game pair starts from, a pure function of the
+ * configuration and the pair's number, so that the same match gives the same games however many
+ * ranks and threads play it. A position is the variant's start, a random start array, or a line
+ * of an opening file (FEN, or EPD: its first four fields), followed by a number of random legal
+ * turns drawn from the seed. */
+#ifndef CARRERA_OPENINGS_H
+#define CARRERA_OPENINGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "match_config.h"
+#include "position.h"
+
+typedef struct Openings {
+    const MatchConfig *cfg;
+    Setup *lines; /* OPENINGS_FILE: every position of the file, checked */
+    size_t n_lines;
+} Openings;
+
+/* Prepares the openings of c (reading and checking the whole file for OPENINGS_FILE: a bad
+ * line is reported with the file and line before any game is played). Returns 0, or -1 with a
+ * message in err. */
+int openings_load(Openings *o, const MatchConfig *c, char *err, size_t errlen);
+void openings_free(Openings *o);
+
+/* The start position of pair number pair (0, 1, ...). Random turns never end the game: an
+ * opening whose random turns would is drawn again. Returns 0, or -1 with a message when no
+ * opening with the game still on can be found (a position with hardly any play left). */
+int openings_position(const Openings *o, uint64_t pair, Position *out, char *err, size_t errlen);
+
+#endif

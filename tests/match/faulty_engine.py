@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""A UCI engine that misbehaves on purpose, for the match tests: it plays through `carrera uci`
+(given as the first argument) and, at its FAULT_AT-th `go`, does FAULT instead of answering:
+crash (exits with status 3), illegal (bestmove a1a1), garbage (prints a line that is no UCI),
+hang (never answers). It does so once: the fault creates the file MARKER, and a process started
+while MARKER exists (the restarted engine) plays normally. Every other command is passed on.
+
+usage: faulty_engine.py CARRERA_BINARY FAULT FAULT_AT MARKER
+"""
+import os
+import subprocess
+import sys
+import time
+
+
+def main():
+    carrera, fault, fault_at, marker = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+    if os.path.exists(marker):
+        fault_at = 0
+    engine = subprocess.Popen([carrera, "uci"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True, bufsize=1)
+    goes = 0
+    for line in sys.stdin:
+        words = line.split()
+        if words and words[0] == "go":
+            goes += 1
+            if goes == fault_at:
+                open(marker, "w").close()
+                if fault == "crash":
+                    engine.kill()
+                    sys.exit(3)
+                if fault == "illegal":
+                    print("bestmove a1a1", flush=True)
+                    continue
+                if fault == "garbage":
+                    print("I am not a chess engine", flush=True)
+                    continue
+                if fault == "hang":
+                    while True:
+                        time.sleep(60)
+        engine.stdin.write(line)
+        engine.stdin.flush()
+        if not words:
+            continue
+        # pass the answers of commands that have one
+        until = {"uci": "uciok", "isready": "readyok", "go": "bestmove"}.get(words[0])
+        while until:
+            answer = engine.stdout.readline()
+            if not answer:
+                sys.exit(4)
+            print(answer, end="", flush=True)
+            if answer.startswith(until):
+                break
+        if words[0] == "quit":
+            break
+    engine.wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,258 @@
+/* `carrera match` end to end: configuration errors name file, line and key; a match with node
+ * limits plays the same games with one thread and with two; a match against Fairy-Stockfish
+ * runs clean; an external engine that crashes, plays an illegal move, prints garbage or hangs
+ * loses that game with the reason recorded, is restarted, and the match still plays every game. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run.h"
+
+#if !defined(CARRERA_BIN) || !defined(CARRERA_MATCH_DATA) || !defined(CARRERA_FAIRY_STOCKFISH)
+#error "CARRERA_BIN, CARRERA_MATCH_DATA and CARRERA_FAIRY_STOCKFISH must be defined"
+#endif
+
+/* A scratch directory for this test's files. */
+static char dir[] = "/tmp/carrera-test-match-XXXXXX";
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    return system(command) == 0 ? 0 : -1;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *text = malloc((size_t)n + 1);
+    assert_non_null(text);
+    text[fread(text, 1, (size_t)n, f)] = '\0';
+    fclose(f);
+    return text;
+}
+
+static Run match(const char *config, const char *pgn)
+{
+    const char *argv[] = { CARRERA_BIN, "match", "--config", config, "--pgn", pgn, "--quiet", NULL };
+    return run_program(argv);
+}
+
+static void expect_config_error(const char *file, const char *message)
+{
+    char path[512], pgn[512];
+    snprintf(path, sizeof path, "%s/%s", CARRERA_MATCH_DATA, file);
+    snprintf(pgn, sizeof pgn, "%s/unused.pgn", dir);
+    Run r = match(path, pgn);
+    if (r.status != 2 || !strstr(r.err, message))
+        fail_msg("%s: status %d, stderr '%s'; expected 2 and '%s'", file, r.status, r.err, message);
+    run_free(&r);
+}
+
+static void test_config_errors(void **state)
+{
+    (void)state;
+    expect_config_error("bad-no-limit.ini", "bad-no-limit.ini:3: [player1] has no limit");
+    expect_config_error("bad-uci-without-command.ini",
+                        "bad-uci-without-command.ini:6: [player2] is a UCI engine without a command");
+    expect_config_error("bad-eval-for-uci.ini",
+                        "bad-eval-for-uci.ini:10: [player2.eval] sets Carrera's evaluation");
+    expect_config_error("bad-unknown-key.ini", "bad-unknown-key.ini:4: key 'gamez' is unknown in [match]");
+    expect_config_error("bad-tc.ini", "bad-tc.ini:4: bad value '60' for tc");
+    expect_config_error("bad-sprt.ini", "bad-sprt.ini:3: an SPRT needs both sprt_elo0 and sprt_elo1");
+    expect_config_error("bad-eval-key.ini", "bad-eval-key.ini:6: key 'ValueArchbishop' is unknown in [player1.eval]");
+    expect_config_error("bad-random-openings.ini", "bad-random-openings.ini:4: openings = random needs");
+    expect_config_error("bad-section.ini", "bad-section.ini:7: section [player3] is unknown");
+    expect_config_error("no-such-file.ini", "no-such-file.ini");
+}
+
+/* The game of round "P.G" in a PGN file, from its first tag to the next game; NULL if absent. */
+static char *game_of_round(const char *pgn, const char *round)
+{
+    char tag[64];
+    snprintf(tag, sizeof tag, "[Round \"%s\"]", round);
+    const char *at = strstr(pgn, tag);
+    if (!at)
+        return NULL;
+    const char *start = at;
+    while (start > pgn && !(start[-1] == '\n' && start[0] == '[' && strncmp(start, "[Event", 6) == 0))
+        start--;
+    const char *end = strstr(at, "\n[Event");
+    size_t len = end ? (size_t)(end - start) : strlen(start);
+    /* the last game of the file keeps the blank line after it: not part of the game */
+    while (len > 0 && (start[len - 1] == '\n' || start[len - 1] == ' '))
+        len--;
+    char *game = malloc(len + 1);
+    assert_non_null(game);
+    memcpy(game, start, len);
+    game[len] = '\0';
+    return game;
+}
+
+static const char *const SELF_PLAY = "[match]\n"
+                                     "variant = capablanca\n"
+                                     "games = 8\n"
+                                     "random_plies = 4\n"
+                                     "seed = 7\n"
+                                     "concurrency = %d\n"
+                                     "max_plies = 120\n"
+                                     "[player1]\nname = A\nnodes = 1500\n"
+                                     "[player2]\nname = B\nnodes = 1500\n"
+                                     "[player2.eval]\nValueArchbishopMg = 700\n";
+
+static void test_same_games_any_threads(void **state)
+{
+    (void)state;
+    char *pgn[2];
+    for (int threads = 1; threads <= 2; threads++) {
+        char config[512], path[512], out[512];
+        snprintf(config, sizeof config, SELF_PLAY, threads);
+        snprintf(path, sizeof path, "%s/self%d.ini", dir, threads);
+        snprintf(out, sizeof out, "%s/self%d.pgn", dir, threads);
+        write_file(path, config);
+        Run r = match(path, out);
+        if (r.status != 0)
+            fail_msg("match with %d threads: status %d, stderr %s", threads, r.status, r.err);
+        assert_non_null(strstr(r.out, "8 games (4 pairs)"));
+        run_free(&r);
+        pgn[threads - 1] = read_file(out);
+    }
+    for (int pair = 1; pair <= 4; pair++)
+        for (int game = 1; game <= 2; game++) {
+            char round[16];
+            snprintf(round, sizeof round, "%d.%d", pair, game);
+            char *a = game_of_round(pgn[0], round), *b = game_of_round(pgn[1], round);
+            assert_non_null(a);
+            assert_non_null(b);
+            /* the Site tag names the configuration file, which differs */
+            char *moves_a = strstr(a, "\n\n"), *moves_b = strstr(b, "\n\n");
+            assert_non_null(moves_a);
+            assert_non_null(moves_b);
+            assert_string_equal(moves_a, moves_b);
+            free(a);
+            free(b);
+        }
+    free(pgn[0]);
+    free(pgn[1]);
+}
+
+static void test_against_fairy_stockfish(void **state)
+{
+    (void)state;
+    if (access(CARRERA_FAIRY_STOCKFISH, X_OK) != 0)
+        skip();
+    char config[1024], path[512], out[512];
+    snprintf(config, sizeof config,
+             "[match]\nvariant = capablanca\ngames = 4\nrandom_plies = 2\nmax_plies = 200\n"
+             "[player1]\nname = carrera\nnodes = 2000\n"
+             "[player2]\nname = fsf\nengine = uci\ncommand = %s\nnodes = 2000\n"
+             "option.Threads = 1\n",
+             CARRERA_FAIRY_STOCKFISH);
+    snprintf(path, sizeof path, "%s/fsf.ini", dir);
+    snprintf(out, sizeof out, "%s/fsf.pgn", dir);
+    write_file(path, config);
+    Run r = match(path, out);
+    if (r.status != 0)
+        fail_msg("status %d, stderr %s", r.status, r.err);
+    assert_non_null(strstr(r.out, "4 games (2 pairs)"));
+    /* nobody at fault: every game ended by the rules or adjudication */
+    assert_null(strstr(r.out, "engine "));
+    assert_null(strstr(r.out, "illegal move"));
+    run_free(&r);
+    char *pgn = read_file(out);
+    assert_non_null(strstr(pgn, "[Variant \"capablanca\"]"));
+    free(pgn);
+}
+
+/* A faulty engine as player 2 over 4 games: the fault at its second `go` loses that game. */
+static void faulty(const char *fault, const char *limit, const char *ending)
+{
+    char config[1024], path[512], out[512];
+    snprintf(config, sizeof config,
+             "[match]\nvariant = chess\ngames = 4\nmax_plies = 40\nconcurrency = 1\n"
+             "[player1]\nname = carrera\nnodes = 500\n"
+             "[player2]\nname = faulty\nengine = uci\n"
+             "command = %s/faulty_engine.py %s %s 2 %s/faulty-%s.marker\n%s\n",
+             CARRERA_MATCH_DATA, CARRERA_BIN, fault, dir, fault, limit);
+    snprintf(path, sizeof path, "%s/faulty-%s.ini", dir, fault);
+    snprintf(out, sizeof out, "%s/faulty-%s.pgn", dir, fault);
+    write_file(path, config);
+    Run r = match(path, out);
+    if (r.status != 0)
+        fail_msg("%s: status %d, stderr %s", fault, r.status, r.err);
+    assert_non_null(strstr(r.out, "4 games (2 pairs)"));
+    char want[64];
+    snprintf(want, sizeof want, "%s 1,", ending);
+    if (!strstr(r.out, want))
+        fail_msg("%s: expected '%s' among the endings:\n%s", fault, want, r.out);
+    run_free(&r);
+    /* the faulty engine lost the game with that ending, whatever its colour */
+    char *pgn = read_file(out), term[128];
+    snprintf(term, sizeof term, "[Termination \"%s", ending);
+    int found = 0;
+    for (char *game = pgn; game; game = strstr(game + 1, "[Event ")) {
+        char *next = strstr(game + 1, "[Event ");
+        char saved = next ? *next : '\0';
+        if (next)
+            *next = '\0';
+        if (strstr(game, term)) {
+            found++;
+            bool faulty_white = strstr(game, "[White \"faulty\"]") != NULL;
+            assert_non_null(strstr(game, faulty_white ? "[Result \"0-1\"]" : "[Result \"1-0\"]"));
+        }
+        if (next)
+            *next = saved;
+    }
+    assert_int_equal(found, 1);
+    free(pgn);
+}
+
+static void test_faulty_engines(void **state)
+{
+    (void)state;
+    faulty("crash", "nodes = 500", "engine crash");
+    faulty("illegal", "nodes = 500", "illegal move");
+    faulty("garbage", "nodes = 500", "engine garbage");
+    faulty("hang", "movetime = 50", "engine timeout");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_config_errors),
+        cmocka_unit_test(test_same_games_any_threads),
+        cmocka_unit_test(test_against_fairy_stockfish),
+        cmocka_unit_test(test_faulty_engines),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
