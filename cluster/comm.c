@@ -15,7 +15,7 @@
 #include <mpi.h>
 #endif
 
-enum { TAG_UNIT = 1, TAG_STOP = 2, TAG_RESULT = 3 };
+enum { TAG_UNIT = 1, TAG_STOP = 2, TAG_RESULT = 3, TAG_PACKET = 4 };
 
 /* How long a poll sleeps when nothing has arrived: short beside any unit worth sending (a worker
  * waits only when its queue ran dry), long enough that a waiting rank takes no CPU time from
@@ -210,6 +210,55 @@ void comm_send_result(const CommResult *r)
 #endif
 }
 
+void comm_send_packet(int to, const void *data, size_t len)
+{
+#ifndef CARRERA_NO_MPI
+    if (self.mpi)
+        MPI_Send(data, (int)len, MPI_BYTE, to, TAG_PACKET, MPI_COMM_WORLD);
+#else
+    (void)to;
+    (void)data;
+    (void)len;
+#endif
+}
+
+void *comm_poll_packet(bool wait, size_t *len, int *from)
+{
+#ifndef CARRERA_NO_MPI
+    if (!self.mpi)
+        return NULL;
+    for (;;) {
+        int flag = 0;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_PACKET, MPI_COMM_WORLD, &flag, &st);
+        if (flag) {
+            int count;
+            MPI_Get_count(&st, MPI_BYTE, &count);
+            unsigned char *data = malloc(count > 0 ? (size_t)count : 1);
+            if (!data) {
+                fprintf(stderr, "carrera: error: rank %d: out of memory for a message\n", self.rank);
+                comm_abort(1);
+            }
+            MPI_Recv(data, count, MPI_BYTE, st.MPI_SOURCE, TAG_PACKET, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+            *len = (size_t)count;
+            if (from)
+                *from = st.MPI_SOURCE;
+            return data;
+        }
+        if (!wait)
+            return NULL;
+        struct timespec ts = { 0, POLL_SLEEP_NS };
+        nanosleep(&ts, NULL);
+    }
+#else
+    (void)wait;
+    (void)len;
+    (void)from;
+    return NULL;
+#endif
+}
+
 CommKind comm_poll(bool wait, CommUnit *unit, CommResult *result, int *from)
 {
 #ifndef CARRERA_NO_MPI
@@ -254,4 +303,16 @@ CommKind comm_poll(bool wait, CommUnit *unit, CommResult *result, int *from)
     (void)from;
     return COMM_NONE;
 #endif
+}
+
+/* All ranks learn the worst status; a failed rank's message is printed once, by rank 0 when it
+ * failed, else by the workers that failed. Collective. */
+int comm_agree(int status, const char *message)
+{
+    int worst = comm_max(status);
+    int root_failed = comm_max(comm_rank() == 0 && status != 0);
+    if (status != 0 && (comm_rank() == 0 || !root_failed))
+        fprintf(stderr, "carrera: error: %s%s\n", message,
+                comm_rank() == 0 ? "" : " (on a worker rank)");
+    return worst;
 }

@@ -1,5 +1,5 @@
-/* Message passing between the ranks of a distributed perft: the only file of Carrera that calls
- * MPI (cluster/comm.c). Under a launcher (mpiexec, srun) it runs MPI; started directly, the
+/* Message passing between the ranks of a distributed perft or match: the only file of Carrera
+ * that calls MPI (cluster/comm.c). Under a launcher (mpiexec, srun) it runs MPI; started directly, the
  * same binary is one process of rank 0 with no workers and no MPI at all, so a laptop, a test or
  * a single node need neither mpiexec nor a working MPI set-up.
  *
@@ -61,6 +61,10 @@ void comm_free_hosts(char **hosts, int n);
  * workers' own, so that all ranks stop together when one of them cannot start. */
 int comm_max(int value);
 
+/* All ranks learn the worst status (collective); a failed rank's message is printed once, by
+ * rank 0 when it failed, else by the workers that failed. Returns the worst status. */
+int comm_agree(int status, const char *message);
+
 /* Rank 0 to a worker. */
 void comm_send_unit(int to, const CommUnit *u);
 void comm_send_stop(int to);
@@ -72,5 +76,14 @@ void comm_send_result(const CommResult *r);
  * (wait true). A worker gets COMM_UNIT (into *unit) or COMM_STOP; rank 0 gets COMM_RESULT (into
  * *result, *from the worker's rank). COMM_NONE when nothing has arrived and wait is false. */
 CommKind comm_poll(bool wait, CommUnit *unit, CommResult *result, int *from);
+
+/* Packets: messages of any length whose bytes their user packs (the match's requests, pairs and
+ * results), on a tag of their own so a job uses either units or packets. */
+void comm_send_packet(int to, const void *data, size_t len);
+
+/* The next packet for this rank if one has arrived (wait false) or the next one at all (wait
+ * true): its malloc'd bytes (free them) with *len and the sender in *from; NULL when nothing has
+ * arrived, and always in the serial mode. */
+void *comm_poll_packet(bool wait, size_t *len, int *from);
 
 #endif

@@ -7,17 +7,16 @@
 
 #include "distributed.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "comm.h"
+#include "paths.h"
 #include "config.h"
 #include "coordinator.h"
 #include "h5out.h"
@@ -31,46 +30,6 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* All ranks learn the worst status; a failed rank's message is printed once, by rank 0 when it
- * failed, else by the workers that failed. Collective. */
-static int agree(int status, const char *message)
-{
-    int worst = comm_max(status);
-    int root_failed = comm_max(comm_rank() == 0 && status != 0);
-    if (status != 0 && (comm_rank() == 0 || !root_failed))
-        fprintf(stderr, "carrera: error: %s%s\n", message,
-                comm_rank() == 0 ? "" : " (on a worker rank)");
-    return worst;
-}
-
-/* Creates the directories leading to the file path, as mkdir -p does. */
-static int make_parents(const char *path, char *err, size_t errlen)
-{
-    char dir[CONFIG_PATH_MAX];
-    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) {
-        snprintf(err, errlen, "%s: path too long", path);
-        return -1;
-    }
-    char *slash = strrchr(dir, '/');
-    if (!slash || slash == dir)
-        return 0;
-    *slash = '\0';
-    for (char *c = dir + 1;; c++) {
-        if (*c == '/' || *c == '\0') {
-            char keep = *c;
-            *c = '\0';
-            if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-                snprintf(err, errlen, "cannot create the directory %.400s for %.400s: %s", dir,
-                         path, strerror(errno));
-                return -1;
-            }
-            *c = keep;
-            if (keep == '\0')
-                return 0;
-        }
-    }
 }
 
 /* Rank 0's set-up: a new split and result file, or the checkpoint read back. Returns 0, or the
@@ -107,7 +66,7 @@ static int start_rank0(const DistJob *job, const Provenance *prov, int ranks, in
                  job->output);
         return 2;
     }
-    if (make_parents(job->output, err, errlen) != 0)
+    if (make_parent_dirs(job->output, err, errlen) != 0)
         return 1;
     int sd = job->split_depth > 0
                  ? job->split_depth
@@ -172,7 +131,7 @@ int distributed_perft(const DistJob *job)
                         job->config_text);
         status = start_rank0(job, &prov, ranks, threads, &split, &h, err, sizeof err);
     }
-    status = agree(status, err);
+    status = comm_agree(status, err);
     if (status != 0) {
         if (h)
             h5_close(h, err, sizeof err);
@@ -248,7 +207,7 @@ int distributed_perft_config(const char *path, const char *out, bool resume, boo
     }
     PerftConfig c;
     const bool read = config_read_perft(path, &c, err, sizeof err) == 0;
-    int status = agree(read ? 0 : 2, err);
+    int status = comm_agree(read ? 0 : 2, err);
     if (status != 0) {
         if (read)
             config_free(&c);

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,10 +17,13 @@
 #include <time.h>
 
 #include "cli_error.h"
+#include "comm.h"
 #include "match_config.h"
 #include "match_game.h"
+#include "match_wire.h"
 #include "openings.h"
 #include "options.h"
+#include "paths.h"
 #include "pgn.h"
 #include "progress.h"
 #include "provenance.h"
@@ -48,6 +52,9 @@ typedef struct Tally {
 
 typedef struct Run {
     const MatchConfig *cfg;
+    int threads;                  /* games at once in this process */
+    pthread_mutex_t record_lock;  /* record_pair is called by one thread at a time */
+    pthread_mutex_t error_lock;   /* the first error is kept */
     Openings openings;
     FILE *pgn;
     char date[16];
@@ -62,11 +69,10 @@ typedef struct Run {
 
 static void set_error(Run *run, const char *message)
 {
-#pragma omp critical(match_error)
-    {
-        if (!run->error[0])
-            snprintf(run->error, sizeof run->error, "%s", message);
-    }
+    pthread_mutex_lock(&run->error_lock);
+    if (!run->error[0])
+        snprintf(run->error, sizeof run->error, "%.1000s", message);
+    pthread_mutex_unlock(&run->error_lock);
     atomic_store(&run->stop, true);
 }
 
@@ -150,49 +156,203 @@ static void record_pair(Run *run, uint64_t pair, GameRecord g[2])
     }
 }
 
-/* One thread: its own two players, pairs until none is left or the match stops. */
+/* Both games of a pair with the thread's players; 0, or -1 with a message (g freed). */
+static int play_pair(const MatchConfig *c, const Openings *o, Player *players[2], uint64_t pair,
+                     GameRecord g[2], char *err, size_t errlen)
+{
+    Position start;
+    if (openings_position(o, pair, &start, err, errlen) != 0)
+        return -1;
+    for (int k = 0; k < 2; k++) {
+        Player *white = players[k], *black = players[1 - k];
+        if (player_new_game(white, err, errlen) != 0 || player_new_game(black, err, errlen) != 0
+            || match_play_game(white, black, &start, &c->rules, c->castle960, &c->adjudication,
+                               &g[k], err, errlen) != 0) {
+            if (k == 1)
+                game_record_free(&g[0]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The thread's two players, made on first use; false with a message when they cannot be. */
+static bool ready_players(const MatchConfig *c, Player *players[2], char *err, size_t errlen)
+{
+    for (int i = 0; i < 2; i++)
+        if (!players[i]
+            && !(players[i] = player_new(&c->players[i], c->variant, &c->rules, c->castle960, err,
+                                         errlen)))
+            return false;
+    return true;
+}
+
+static void record(Run *run, uint64_t pair, GameRecord g[2])
+{
+    pthread_mutex_lock(&run->record_lock);
+    record_pair(run, pair, g);
+    pthread_mutex_unlock(&run->record_lock);
+    game_record_free(&g[0]);
+    game_record_free(&g[1]);
+}
+
+/* One thread of this process: its own two players, pairs until none is left or the match
+ * stops. */
 static void play_pairs(Run *run)
 {
     const MatchConfig *c = run->cfg;
     char err[1024];
     Player *players[2] = { NULL, NULL };
-    for (int i = 0; i < 2; i++) {
-        players[i] = player_new(&c->players[i], c->variant, &c->rules, c->castle960, err, sizeof err);
-        if (!players[i]) {
-            set_error(run, err);
-            break;
-        }
-    }
+    if (!ready_players(c, players, err, sizeof err))
+        set_error(run, err);
     while (players[0] && players[1] && !atomic_load(&run->stop)) {
         uint64_t pair = atomic_fetch_add(&run->next_pair, 1);
         if (pair >= run->n_pairs)
             break;
-        Position start;
-        if (openings_position(&run->openings, pair, &start, err, sizeof err) != 0) {
+        GameRecord g[2];
+        if (play_pair(c, &run->openings, players, pair, g, err, sizeof err) != 0) {
             set_error(run, err);
             break;
         }
-        GameRecord g[2];
-        int played = 0;
-        for (; played < 2; played++) {
-            Player *white = players[played], *black = players[1 - played];
-            if (player_new_game(white, err, sizeof err) != 0
-                || player_new_game(black, err, sizeof err) != 0
-                || match_play_game(white, black, &start, &c->rules, c->castle960, &c->adjudication,
-                                   &g[played], err, sizeof err) != 0) {
-                set_error(run, err);
-                break;
-            }
-        }
-        if (played == 2) {
-#pragma omp critical(match_record)
-            record_pair(run, pair, g);
-        }
-        for (int k = 0; k < played; k++)
-            game_record_free(&g[k]);
+        record(run, pair, g);
     }
     player_free(players[0]);
     player_free(players[1]);
+}
+
+static void *local_play(void *arg)
+{
+    Run *run = arg;
+#pragma omp parallel num_threads(run->threads)
+    play_pairs(run);
+    return NULL;
+}
+
+/* Rank 0 under MPI: hands pairs to the workers as they ask, records what they send back, and
+ * plays pairs itself on a thread of its own meanwhile. */
+static void coordinate(Run *run)
+{
+    pthread_t local;
+    bool local_running = pthread_create(&local, NULL, local_play, run) == 0;
+    if (!local_running)
+        set_error(run, "cannot start rank 0's playing thread");
+    WireMessage *m = malloc(sizeof *m);
+    if (!m)
+        set_error(run, "out of memory");
+    int active = comm_size() - 1;
+    while (active > 0) {
+        size_t len;
+        int from;
+        unsigned char *data = comm_poll_packet(true, &len, &from);
+        char err[1024];
+        if (!m || wire_decode(data, len, &run->openings, m, err, sizeof err) != 0) {
+            if (m) {
+                char message[1100];
+                snprintf(message, sizeof message, "rank %d: %s", from, err);
+                set_error(run, message);
+            }
+            free(data);
+            /* a worker whose message cannot be read is stopped like the others */
+            size_t n;
+            unsigned char *stop = wire_stop(&n);
+            if (stop)
+                comm_send_packet(from, stop, n);
+            free(stop);
+            active--;
+            continue;
+        }
+        free(data);
+        if (m->kind == WIRE_REQUEST) {
+            uint32_t n = 0, want = m->count < WIRE_MAX_PAIRS ? m->count : WIRE_MAX_PAIRS;
+            while (n < want && !atomic_load(&run->stop)) {
+                uint64_t pair = atomic_fetch_add(&run->next_pair, 1);
+                if (pair >= run->n_pairs)
+                    break;
+                m->pairs[n++] = pair;
+            }
+            size_t bytes;
+            unsigned char *reply = n ? wire_pairs(m->pairs, n, &bytes) : wire_stop(&bytes);
+            if (!reply) {
+                set_error(run, "out of memory");
+                comm_abort(1);
+            }
+            comm_send_packet(from, reply, bytes);
+            free(reply);
+            if (n == 0)
+                active--;
+        } else if (m->kind == WIRE_RESULT) {
+            record(run, m->pair, m->games);
+        } else if (m->kind == WIRE_FAILED) {
+            char message[1100];
+            snprintf(message, sizeof message, "rank %d: %s", from, m->text);
+            set_error(run, message);
+        }
+    }
+    free(m);
+    if (local_running)
+        pthread_join(local, NULL);
+}
+
+/* A worker rank: asks rank 0 for as many pairs as it has threads, plays them (one pair per
+ * thread), sends each back, and asks again until told to stop. */
+static void work(const MatchConfig *c, const Openings *o, int threads)
+{
+    Player *(*players)[2] = calloc((size_t)threads, sizeof *players);
+    WireMessage *m = malloc(sizeof *m);
+    GameRecord(*games)[2] = calloc(WIRE_MAX_PAIRS, sizeof *games);
+    int *status = calloc(WIRE_MAX_PAIRS, sizeof *status);
+    char(*errors)[1024] = calloc(WIRE_MAX_PAIRS, sizeof *errors);
+    if (!players || !m || !games || !status || !errors) {
+        fprintf(stderr, "carrera: error: rank %d: out of memory\n", comm_rank());
+        comm_abort(1);
+    }
+    for (;;) {
+        size_t len;
+        unsigned char *ask = wire_request((uint32_t)threads, &len);
+        if (!ask)
+            comm_abort(1);
+        comm_send_packet(0, ask, len);
+        free(ask);
+        int from;
+        unsigned char *data = comm_poll_packet(true, &len, &from);
+        char err[1024];
+        if (wire_decode(data, len, o, m, err, sizeof err) != 0 || m->kind == WIRE_STOP) {
+            free(data);
+            break;
+        }
+        free(data);
+        if (m->kind != WIRE_PAIRS)
+            break;
+        int n = (int)m->n_pairs;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+        for (int i = 0; i < n; i++) {
+            Player **mine = players[omp_get_thread_num()];
+            status[i] = ready_players(c, mine, errors[i], sizeof errors[i])
+                            ? play_pair(c, o, mine, m->pairs[i], games[i], errors[i], sizeof errors[i])
+                            : -1;
+        }
+        for (int i = 0; i < n; i++) {
+            unsigned char *out = status[i] == 0 ? wire_result(m->pairs[i], games[i], &len)
+                                                : wire_failed(errors[i], &len);
+            if (!out)
+                comm_abort(1);
+            comm_send_packet(0, out, len);
+            free(out);
+            if (status[i] == 0) {
+                game_record_free(&games[i][0]);
+                game_record_free(&games[i][1]);
+            }
+        }
+    }
+    for (int t = 0; t < threads; t++) {
+        player_free(players[t][0]);
+        player_free(players[t][1]);
+    }
+    free(players);
+    free(m);
+    free(games);
+    free(status);
+    free(errors);
 }
 
 static void print_summary(const Run *run, double seconds)
@@ -230,6 +390,24 @@ static void print_summary(const Run *run, double seconds)
     printf("\n");
 }
 
+/* Rank 0's set-up: the SPRT and the PGN file. Returns 0, or the exit status with a message. */
+static int start_rank0(Run *run, MatchConfig *cfg, char *err, size_t errlen)
+{
+    if (cfg->sprt && !stats_sprt_init(&run->sprt, cfg->sprt_elo0, cfg->sprt_elo1, cfg->sprt_alpha,
+                                      cfg->sprt_beta, err, errlen))
+        return EXIT_USAGE;
+    if (make_parent_dirs(cfg->pgn, err, errlen) != 0)
+        return 1;
+    run->pgn = fopen(cfg->pgn, "w");
+    if (!run->pgn) {
+        snprintf(err, errlen, "cannot write the PGN file %.900s", cfg->pgn);
+        return 1;
+    }
+    time_t now = time(NULL);
+    strftime(run->date, sizeof run->date, "%Y.%m.%d", gmtime(&now));
+    return 0;
+}
+
 int match_command(int argc, char **argv)
 {
     const char *config = NULL, *out = NULL, *pgn = NULL;
@@ -248,65 +426,73 @@ int match_command(int argc, char **argv)
         return EXIT_USAGE;
     if (!config)
         return cli_error("match needs --config FILE.ini (see carrera match --help)");
-    MatchConfig cfg;
-    char err[1024];
-    if (match_config_read(config, &cfg, err, sizeof err) != 0)
+    char err[1024] = "";
+    if (comm_init(NULL, NULL, err, sizeof err) != 0)
         return cli_error("%s", err);
-    if (out)
-        snprintf(cfg.output, sizeof cfg.output, "%s", out);
-    if (pgn)
-        snprintf(cfg.pgn, sizeof cfg.pgn, "%s", pgn);
 
+    MatchConfig cfg = { 0 };
     Run *run = calloc(1, sizeof *run);
-    if (!run) {
-        match_config_free(&cfg);
-        return cli_error("out of memory");
-    }
-    run->cfg = &cfg;
-    run->n_pairs = (uint64_t)cfg.games / 2;
-    atomic_init(&run->next_pair, 0);
-    atomic_init(&run->stop, false);
     int status = 0;
-    if (openings_load(&run->openings, &cfg, err, sizeof err) != 0) {
-        status = cli_error("%s", err);
-        goto done;
-    }
-    if (cfg.sprt && !stats_sprt_init(&run->sprt, cfg.sprt_elo0, cfg.sprt_elo1, cfg.sprt_alpha,
-                                     cfg.sprt_beta, err, sizeof err)) {
-        status = cli_error("%s: %s", cfg.file, err);
-        goto done;
-    }
-    run->pgn = fopen(cfg.pgn, "w");
-    if (!run->pgn) {
-        status = cli_error("cannot write the PGN file %s", cfg.pgn);
-        goto done;
-    }
-    time_t now = time(NULL);
-    strftime(run->date, sizeof run->date, "%Y.%m.%d", gmtime(&now));
-    progress_start(&run->progress, "match", quiet);
-    int threads = cfg.concurrency > 0 ? cfg.concurrency : omp_get_max_threads();
-    if ((uint64_t)threads > run->n_pairs)
-        threads = (int)run->n_pairs;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-#pragma omp parallel num_threads(threads)
-    play_pairs(run);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    progress_finish(&run->progress);
-    if (fclose(run->pgn) != 0 && !run->error[0])
-        snprintf(run->error, sizeof run->error, "cannot write the PGN file %.900s", cfg.pgn);
-    run->pgn = NULL;
-    print_summary(run, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-    fprintf(stderr, "games: %s\n", cfg.pgn);
-    if (run->error[0]) {
-        fprintf(stderr, "carrera: error: %s\n", run->error);
+    if (!run) {
+        snprintf(err, sizeof err, "out of memory");
         status = 1;
+    } else if (match_config_read(config, &cfg, err, sizeof err) != 0) {
+        status = EXIT_USAGE;
+    } else {
+        if (out)
+            snprintf(cfg.output, sizeof cfg.output, "%s", out);
+        if (pgn)
+            snprintf(cfg.pgn, sizeof cfg.pgn, "%s", pgn);
+        run->cfg = &cfg;
+        run->n_pairs = (uint64_t)cfg.games / 2;
+        run->threads = cfg.concurrency > 0 ? cfg.concurrency : omp_get_max_threads();
+        pthread_mutex_init(&run->record_lock, NULL);
+        pthread_mutex_init(&run->error_lock, NULL);
+        atomic_init(&run->next_pair, 0);
+        atomic_init(&run->stop, false);
+        if (openings_load(&run->openings, &cfg, err, sizeof err) != 0)
+            status = EXIT_USAGE;
+        else if (comm_rank() == 0)
+            status = start_rank0(run, &cfg, err, sizeof err);
     }
-done:
-    if (run->pgn)
-        fclose(run->pgn);
-    openings_free(&run->openings);
-    free(run);
+    status = comm_agree(status, err);
+    if (status == 0 && comm_rank() != 0) {
+        work(&cfg, &run->openings, run->threads);
+    } else if (status == 0) {
+        progress_start(&run->progress, "match", quiet);
+        if ((uint64_t)run->threads > run->n_pairs)
+            run->threads = (int)run->n_pairs;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        if (comm_size() > 1) {
+            coordinate(run);
+        } else {
+#pragma omp parallel num_threads(run->threads)
+            play_pairs(run);
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        progress_finish(&run->progress);
+        if (fclose(run->pgn) != 0 && !run->error[0])
+            snprintf(run->error, sizeof run->error, "cannot write the PGN file %.900s", cfg.pgn);
+        run->pgn = NULL;
+        print_summary(run, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+        fprintf(stderr, "games: %s\n", cfg.pgn);
+        if (run->error[0]) {
+            fprintf(stderr, "carrera: error: %s\n", run->error);
+            status = 1;
+        }
+    }
+    if (run) {
+        if (run->pgn)
+            fclose(run->pgn);
+        openings_free(&run->openings);
+        if (run->cfg) {
+            pthread_mutex_destroy(&run->record_lock);
+            pthread_mutex_destroy(&run->error_lock);
+        }
+        free(run);
+    }
     match_config_free(&cfg);
+    comm_finalize();
     return status;
 }

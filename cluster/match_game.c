@@ -49,7 +49,7 @@ static void lose(GameRecord *out, int side, GameEnding e, const char *why)
     snprintf(out->detail, sizeof out->detail, "%s", why);
 }
 
-static void count_material(GameRecord *out)
+void game_record_count_material(GameRecord *out)
 {
     const Position *p = &out->game.pos;
     int squares = p->variant->files * RANKS;
@@ -162,7 +162,7 @@ int match_play_game(Player *white, Player *black, const Position *start, const R
             break;
         }
     }
-    count_material(out);
+    game_record_count_material(out);
     return 0;
 }
 

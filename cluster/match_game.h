@@ -63,4 +63,7 @@ int match_play_game(Player *white, Player *black, const Position *start, const R
 
 void game_record_free(GameRecord *g);
 
+/* Fills g->material from the final position. */
+void game_record_count_material(GameRecord *g);
+
 #endif

@@ -22,6 +22,9 @@
 #error "CARRERA_BIN, CARRERA_MATCH_DATA and CARRERA_FAIRY_STOCKFISH must be defined"
 #endif
 
+/* The MPI launcher and its arguments (test_match mpi ...), NULL-padded. */
+static const char *mpi_launcher[7];
+
 /* A scratch directory for this test's files. */
 static char dir[] = "/tmp/carrera-test-match-XXXXXX";
 
@@ -246,8 +249,58 @@ static void test_faulty_engines(void **state)
     faulty("hang", "movetime = 50", "engine timeout");
 }
 
-int main(void)
+/* The same match under `mpiexec -n 2`: rank 0 and a worker play the pairs, and the games are
+ * those of one process with one thread. */
+static void test_mpi_same_games(void **state)
 {
+    (void)state;
+    char config[512], path[512], one[512], two[512];
+    snprintf(config, sizeof config, SELF_PLAY, 1);
+    snprintf(path, sizeof path, "%s/mpi.ini", dir);
+    snprintf(one, sizeof one, "%s/mpi-1.pgn", dir);
+    snprintf(two, sizeof two, "%s/mpi-2.pgn", dir);
+    write_file(path, config);
+    Run r = match(path, one);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    const char *argv[16];
+    int n = 0;
+    for (int i = 0; i < 7 && mpi_launcher[i]; i++)
+        argv[n++] = mpi_launcher[i];
+    const char *rest[] = { CARRERA_BIN, "match", "--config", path, "--pgn", two, "--quiet", NULL };
+    for (int i = 0; i < 8; i++)
+        argv[n++] = rest[i];
+    r = run_program(argv);
+    if (r.status != 0)
+        fail_msg("mpiexec: status %d, stderr %s", r.status, r.err);
+    assert_non_null(strstr(r.out, "8 games (4 pairs)"));
+    run_free(&r);
+    char *a = read_file(one), *b = read_file(two);
+    for (int pair = 1; pair <= 4; pair++)
+        for (int game = 1; game <= 2; game++) {
+            char round[16];
+            snprintf(round, sizeof round, "%d.%d", pair, game);
+            char *ga = game_of_round(a, round), *gb = game_of_round(b, round);
+            assert_non_null(ga);
+            assert_non_null(gb);
+            assert_string_equal(strstr(ga, "\n\n"), strstr(gb, "\n\n"));
+            free(ga);
+            free(gb);
+        }
+    free(a);
+    free(b);
+}
+
+/* `test_match` runs the single-process tests; `test_match mpi MPIEXEC ARGS...` (up to seven
+ * launcher words) the MPI one. */
+int main(int argc, char **argv)
+{
+    if (argc >= 3 && strcmp(argv[1], "mpi") == 0) {
+        for (int i = 2; i < argc && i - 2 < 7; i++)
+            mpi_launcher[i - 2] = argv[i];
+        const struct CMUnitTest mpi[] = { cmocka_unit_test(test_mpi_same_games) };
+        return cmocka_run_group_tests(mpi, setup, teardown);
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_same_games_any_threads),
