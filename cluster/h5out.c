@@ -1,5 +1,6 @@
 /* The HDF5 result and checkpoint file of a distributed perft (layout: README, "Result files
- * (HDF5)"). The only file that calls HDF5; only rank 0 uses it, with the serial library.
+ * (HDF5)"). Only rank 0 uses it, with the serial library; what it shares with the match result
+ * (h5match.c) is in h5common.c.
  *
  * Crash safety rests on four choices. The file keeps the layout of HDF5 1.8 (no 1.10
  * superblock, whose "file open for writing" flag would make a killed job's file unreadable
@@ -14,10 +15,6 @@
 
 #include "h5out.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <hdf5.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "h5common.h"
 #include "variant.h"
 
 /* What marks a file as ours, in the root attribute "format". */
@@ -96,76 +94,6 @@ struct H5Result {
     double dirty_since;
 };
 
-/* ---- errors ---- */
-
-/* What the HDF5 library said about the first failure since the last message: its error stack is
- * cleared by the next API call (a cleanup H5Sclose, say), so it is read when the failure happens,
- * by the callback HDF5 calls then instead of printing the stack on stderr. Only rank 0's one
- * thread uses this file. */
-static struct {
-    char text[256];
-    bool from_errno; /* the text is the system's ("No space left on device") */
-} h5_said;
-
-/* Keeps the system's error text if some level of the stack carries one, else the most
- * specific description (the walk starts there). */
-static herr_t said_walk(unsigned n, const H5E_error2_t *e, void *data)
-{
-    (void)n, (void)data;
-    const char *key = "error message = '";
-    const char *m = e->desc ? strstr(e->desc, key) : NULL;
-    if (m && !h5_said.from_errno) {
-        m += strlen(key);
-        const char *end = strchr(m, '\'');
-        int len = end ? (int)(end - m) : (int)strlen(m);
-        snprintf(h5_said.text, sizeof h5_said.text, "%.*s", len, m);
-        h5_said.from_errno = true;
-    } else if (!h5_said.text[0] && e->desc) {
-        snprintf(h5_said.text, sizeof h5_said.text, "%s", e->desc);
-    }
-    return 0;
-}
-
-static herr_t said_capture(hid_t stack, void *data)
-{
-    (void)data;
-    if (!h5_said.from_errno)
-        H5Ewalk2(stack, H5E_WALK_UPWARD, said_walk, NULL);
-    return 0;
-}
-
-/* Installs the capture (silencing HDF5's own printing) and forgets earlier failures: called on
- * entry to every public function. The first call also keeps HDF5 from closing its files at
- * exit: after a failed H5Fclose (a full disk) HDF5 1.10 crashes doing so, and every file of
- * ours is closed explicitly anyway (one left open is a killed job: its last flush counts). */
-static void quiet(void)
-{
-    H5dont_atexit(); /* effective before the library starts, harmless after */
-    H5Eset_auto2(H5E_DEFAULT, said_capture, NULL);
-    h5_said.text[0] = '\0';
-    h5_said.from_errno = false;
-}
-
-/* Writes the message to err, followed by what HDF5 said about the failure, if anything.
- * Returns -1 for `return fail(...)`. */
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-        size_t k = strlen(err);
-        if (h5_said.text[0] && k < errlen)
-            snprintf(err + k, errlen - k, ": %s", h5_said.text);
-    }
-    h5_said.text[0] = '\0';
-    h5_said.from_errno = false;
-    return -1;
-}
-
 static double now_seconds(void)
 {
     struct timespec t;
@@ -175,52 +103,9 @@ static double now_seconds(void)
 
 /* ---- types ---- */
 
-static hid_t string_type(size_t size)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-    if (t >= 0 && (H5Tset_size(t, size) < 0 || H5Tset_strpad(t, H5T_STR_NULLTERM) < 0)) {
-        H5Tclose(t);
-        return -1;
-    }
-    return t;
-}
-
-static hid_t vlen_string_type(void)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-    if (t >= 0 && (H5Tset_size(t, H5T_VARIABLE) < 0 || H5Tset_cset(t, H5T_CSET_UTF8) < 0)) {
-        H5Tclose(t);
-        return -1;
-    }
-    return t;
-}
-
-typedef struct Member {
-    const char *name;
-    size_t offset;
-    hid_t type; /* 0: the string type given to compound() */
-} Member;
-
-/* A compound memory type; string members use a fixed-length string type of str_size. */
-static hid_t compound(size_t size, const Member *m, int n, size_t str_size)
-{
-    hid_t t = H5Tcreate(H5T_COMPOUND, size);
-    hid_t s = str_size ? string_type(str_size) : H5I_INVALID_HID;
-    bool ok = t >= 0 && (!str_size || s >= 0);
-    for (int i = 0; ok && i < n; i++)
-        ok = H5Tinsert(t, m[i].name, m[i].offset, m[i].type ? m[i].type : s) >= 0;
-    if (s >= 0)
-        H5Tclose(s);
-    if (!ok && t >= 0) {
-        H5Tclose(t);
-        t = -1;
-    }
-    return t;
-}
-
 static hid_t unit_type(void)
 {
-    const Member m[] = {
+    const H5cMember m[] = {
         { "id", offsetof(UnitRow, id), H5T_NATIVE_UINT64 },
         { "root", offsetof(UnitRow, root), H5T_NATIVE_UINT32 },
         { "depth", offsetof(UnitRow, depth), H5T_NATIVE_INT32 },
@@ -231,38 +116,38 @@ static hid_t unit_type(void)
         { "seconds", offsetof(UnitRow, seconds), H5T_NATIVE_DOUBLE },
         { "run", offsetof(UnitRow, run), H5T_NATIVE_INT32 },
     };
-    return compound(sizeof(UnitRow), m, 9, FEN_MAX);
+    return h5c_compound(sizeof(UnitRow), m, 9, FEN_MAX);
 }
 
 static hid_t done_type(void)
 {
-    const Member m[] = {
+    const H5cMember m[] = {
         { "nodes", offsetof(DoneRow, nodes), H5T_NATIVE_UINT64 },
         { "rank", offsetof(DoneRow, rank), H5T_NATIVE_INT32 },
         { "seconds", offsetof(DoneRow, seconds), H5T_NATIVE_DOUBLE },
         { "run", offsetof(DoneRow, run), H5T_NATIVE_INT32 },
     };
-    return compound(sizeof(DoneRow), m, 4, 0);
+    return h5c_compound(sizeof(DoneRow), m, 4, 0);
 }
 
 static hid_t turn_type(void)
 {
-    const Member m[] = {
+    const H5cMember m[] = {
         { "turn", offsetof(TurnRow, turn), 0 },
         { "movements", offsetof(TurnRow, movements), H5T_NATIVE_INT32 },
         { "move1", offsetof(TurnRow, move1), H5T_NATIVE_UINT32 },
         { "move2", offsetof(TurnRow, move2), H5T_NATIVE_UINT32 },
     };
-    return compound(sizeof(TurnRow), m, 4, TURN_TEXT_MAX);
+    return h5c_compound(sizeof(TurnRow), m, 4, TURN_TEXT_MAX);
 }
 
 static hid_t divide_type(void)
 {
-    const Member m[] = {
+    const H5cMember m[] = {
         { "move", offsetof(DivideRow, move), 0 },
         { "nodes", offsetof(DivideRow, nodes), H5T_NATIVE_UINT64 },
     };
-    return compound(sizeof(DivideRow), m, 2, TURN_TEXT_MAX);
+    return h5c_compound(sizeof(DivideRow), m, 2, TURN_TEXT_MAX);
 }
 
 static hid_t stats_type(void)
@@ -271,7 +156,7 @@ static hid_t stats_type(void)
     {                                                                                              \
 #f, offsetof(StatsRow, f), H5T_NATIVE_UINT64                                               \
     }
-    const Member m[] = {
+    const H5cMember m[] = {
         { "depth", offsetof(StatsRow, depth), H5T_NATIVE_INT32 },
         S(nodes),
         S(captures),
@@ -286,144 +171,7 @@ static hid_t stats_type(void)
         S(two_movement),
     };
 #undef S
-    return compound(sizeof(StatsRow), m, (int)(sizeof m / sizeof m[0]), 0);
-}
-
-/* ---- attributes ---- */
-
-/* Creates (or replaces) attribute name on loc and writes buf of memory type mt into it. */
-static int put_attr(hid_t loc, const char *name, hid_t ft, hid_t mt, hid_t space, const void *buf)
-{
-    if (H5Aexists(loc, name) > 0 && H5Adelete(loc, name) < 0)
-        return -1;
-    hid_t a = H5Acreate2(loc, name, ft, space, H5P_DEFAULT, H5P_DEFAULT);
-    if (a < 0)
-        return -1;
-    herr_t w = H5Awrite(a, mt, buf);
-    return (H5Aclose(a) < 0 || w < 0) ? -1 : 0;
-}
-
-static int put_scalar(hid_t loc, const char *name, hid_t ft, hid_t mt, const void *buf)
-{
-    hid_t s = H5Screate(H5S_SCALAR);
-    int rc = s < 0 ? -1 : put_attr(loc, name, ft, mt, s, buf);
-    if (s >= 0)
-        H5Sclose(s);
-    return rc;
-}
-
-static int put_i32(hid_t loc, const char *name, int32_t v)
-{
-    return put_scalar(loc, name, H5T_STD_I32LE, H5T_NATIVE_INT32, &v);
-}
-
-static int put_u64(hid_t loc, const char *name, uint64_t v)
-{
-    return put_scalar(loc, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &v);
-}
-
-/* Strings are variable-length UTF-8: h5py reads them as str, h5dump as text. */
-static int put_str(hid_t loc, const char *name, const char *v)
-{
-    hid_t t = vlen_string_type();
-    const char *p = v ? v : "";
-    int rc = t < 0 ? -1 : put_scalar(loc, name, t, t, &p);
-    if (t >= 0)
-        H5Tclose(t);
-    return rc;
-}
-
-static int put_strs(hid_t loc, const char *name, const char *const *v, size_t n)
-{
-    hsize_t dim = n;
-    hid_t t = vlen_string_type();
-    hid_t s = H5Screate_simple(1, &dim, NULL);
-    const char *none = ""; /* HDF5 wants a buffer even for no element */
-    int rc = (t < 0 || s < 0) ? -1 : put_attr(loc, name, t, t, s, n ? (const void *)v : &none);
-    if (s >= 0)
-        H5Sclose(s);
-    if (t >= 0)
-        H5Tclose(t);
-    return rc;
-}
-
-/* Reads a scalar string attribute (variable or fixed length) into out. Returns 0, or -1 when it
- * is missing or not a string. */
-static int get_str(hid_t loc, const char *name, char *out, size_t outlen)
-{
-    out[0] = '\0';
-    if (H5Aexists(loc, name) <= 0)
-        return -1;
-    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
-    hid_t ft = a >= 0 ? H5Aget_type(a) : -1;
-    hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
-    int rc = -1;
-    if (ft >= 0 && sp >= 0 && H5Tget_class(ft) == H5T_STRING &&
-        H5Sget_simple_extent_npoints(sp) == 1) {
-        if (H5Tis_variable_str(ft) > 0) {
-            hid_t mt = vlen_string_type();
-            char *p = NULL;
-            if (mt >= 0 && H5Aread(a, mt, &p) >= 0 && p) {
-                snprintf(out, outlen, "%s", p);
-                H5free_memory(p);
-                rc = 0;
-            }
-            if (mt >= 0)
-                H5Tclose(mt);
-        } else {
-            size_t size = H5Tget_size(ft);
-            hid_t mt = string_type(size + 1);
-            char *buf = calloc(size + 1, 1);
-            if (mt >= 0 && buf && H5Aread(a, mt, buf) >= 0) {
-                snprintf(out, outlen, "%s", buf);
-                rc = 0;
-            }
-            free(buf);
-            if (mt >= 0)
-                H5Tclose(mt);
-        }
-    }
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (ft >= 0)
-        H5Tclose(ft);
-    if (a >= 0)
-        H5Aclose(a);
-    return rc;
-}
-
-/* Reads a scalar integer attribute. Returns 0, or -1 when missing or not an integer. */
-static int get_int(hid_t loc, const char *name, long long *out)
-{
-    if (H5Aexists(loc, name) <= 0)
-        return -1;
-    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
-    hid_t ft = a >= 0 ? H5Aget_type(a) : -1;
-    int rc = -1;
-    if (ft >= 0 && H5Tget_class(ft) == H5T_INTEGER && H5Aread(a, H5T_NATIVE_LLONG, out) >= 0)
-        rc = 0;
-    if (ft >= 0)
-        H5Tclose(ft);
-    if (a >= 0)
-        H5Aclose(a);
-    return rc;
-}
-
-/* The provenance of one run: on the root group for the first run, on /resumes/K for the K-th
- * resume. */
-static int put_provenance(hid_t loc, const Provenance *p)
-{
-    int rc = 0;
-    rc |= put_str(loc, "carrera_version", p->version);
-    rc |= put_str(loc, "git_revision", p->revision);
-    rc |= put_str(loc, "compiler", p->compiler);
-    rc |= put_str(loc, "build_flags", p->build);
-    rc |= put_i32(loc, "ranks", p->ranks);
-    rc |= put_i32(loc, "threads_per_rank", p->threads_per_rank);
-    rc |= put_strs(loc, "hosts", p->hosts, p->hosts ? p->n_hosts : 0);
-    rc |= put_str(loc, "configuration", p->config);
-    rc |= put_str(loc, "start_time", p->start_time);
-    return rc ? -1 : 0;
+    return h5c_compound(sizeof(StatsRow), m, (int)(sizeof m / sizeof m[0]), 0);
 }
 
 /* ---- datasets ---- */
@@ -453,58 +201,13 @@ static hid_t create_table(hid_t loc, const char *name, hid_t mt, size_t n)
 }
 
 /* Writes (or reads) rows [start, start+n) of dataset d from (into) buf, memory type mt. */
-static int transfer_rows(hid_t d, hid_t mt, size_t start, size_t n, void *buf, bool write)
-{
-    if (n == 0)
-        return 0;
-    hsize_t off = start, cnt = n;
-    hid_t fs = H5Dget_space(d);
-    hid_t ms = H5Screate_simple(1, &cnt, NULL);
-    int rc = -1;
-    if (fs >= 0 && ms >= 0 &&
-        H5Sselect_hyperslab(fs, H5S_SELECT_SET, &off, NULL, &cnt, NULL) >= 0 &&
-        (write ? H5Dwrite(d, mt, ms, fs, H5P_DEFAULT, buf)
-               : H5Dread(d, mt, ms, fs, H5P_DEFAULT, buf)) >= 0)
-        rc = 0;
-    if (ms >= 0)
-        H5Sclose(ms);
-    if (fs >= 0)
-        H5Sclose(fs);
-    return rc;
-}
-
-static int write_rows(hid_t d, hid_t mt, size_t start, size_t n, const void *buf)
-{
-    return transfer_rows(d, mt, start, n, (void *)buf, true);
-}
-
-static int read_rows(hid_t d, hid_t mt, size_t start, size_t n, void *buf)
-{
-    return transfer_rows(d, mt, start, n, buf, false);
-}
-
-/* Creates dataset name of n rows and writes them. */
 static int write_table(hid_t loc, const char *name, hid_t mt, size_t n, const void *rows)
 {
     hid_t d = create_table(loc, name, mt, n);
     if (d < 0)
         return -1;
-    int rc = write_rows(d, mt, 0, n, rows);
+    int rc = h5c_write_rows(d, mt, 0, n, rows);
     return (H5Dclose(d) < 0 || rc < 0) ? -1 : rc;
-}
-
-/* Number of rows of a one-dimensional dataset, or -1. */
-static long long table_rows(hid_t d)
-{
-    hid_t sp = H5Dget_space(d);
-    hsize_t dim = 0;
-    long long n = -1;
-    if (sp >= 0 && H5Sget_simple_extent_ndims(sp) == 1 &&
-        H5Sget_simple_extent_dims(sp, &dim, NULL) == 1)
-        n = (long long)dim;
-    if (sp >= 0)
-        H5Sclose(sp);
-    return n;
 }
 
 /* ---- the result ---- */
@@ -568,7 +271,7 @@ static H5Result *result_new(const char *path, size_t n, char *err, size_t errlen
     }
     if (!h || !h->path || !h->tmp || !h->index || !h->nodes) {
         result_free(h);
-        fail(err, errlen, "%s: out of memory", path);
+        h5c_fail(err, errlen, "%s: out of memory", path);
         return NULL;
     }
     strcpy(h->path, path);
@@ -583,8 +286,8 @@ static int index_ready(H5Result *h, char *err, size_t errlen)
     qsort(h->index, h->n_units, sizeof *h->index, cmp_id);
     for (size_t i = 1; i < h->n_units; i++)
         if (h->index[i].id == h->index[i - 1].id)
-            return fail(err, errlen, "%s: unit id %llu appears twice", h->path,
-                        (unsigned long long)h->index[i].id);
+            return h5c_fail(err, errlen, "%s: unit id %llu appears twice", h->path,
+                            (unsigned long long)h->index[i].id);
     return 0;
 }
 
@@ -607,114 +310,11 @@ static int open_for_records(H5Result *h)
                : 0;
 }
 
-/* The file access list: the oldest layout HDF5 1.8 reads (dense attribute storage, so hosts of
- * thousands of ranks fit; no 1.10 superblock), every object closed with the file, and file
- * locks where the file system has them (cluster file systems often do not). */
-static hid_t file_access(void)
-{
-    hid_t fa = H5Pcreate(H5P_FILE_ACCESS);
-    if (fa >= 0 && (H5Pset_libver_bounds(fa, H5F_LIBVER_V18, H5F_LIBVER_V18) < 0 ||
-                    H5Pset_fclose_degree(fa, H5F_CLOSE_STRONG) < 0 ||
-                    H5Pset_file_locking(fa, true, true) < 0)) {
-        H5Pclose(fa);
-        return -1;
-    }
-    return fa;
-}
-
-/* ---- replacing the file ---- */
-
-/* fsync by name; errors of file systems that cannot sync (EINVAL) do not count. */
-static int sync_path(const char *path, int flags)
-{
-    int fd = open(path, flags);
-    if (fd < 0)
-        return -1;
-    int rc = (fsync(fd) == 0 || errno == EINVAL || errno == EROFS) ? 0 : -1;
-    int e = errno;
-    close(fd);
-    errno = e;
-    return rc;
-}
-
-/* Syncs the directory of path, so that a rename in it survives a crash. Best effort. */
-static void sync_dir(const char *path)
-{
-    char *dir = malloc(strlen(path) + 2);
-    if (!dir)
-        return;
-    strcpy(dir, path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        strcpy(dir, ".");
-    else
-        slash[slash == dir ? 1 : 0] = '\0';
-    sync_path(dir, O_RDONLY | O_DIRECTORY);
-    free(dir);
-}
-
-/* Copies the file from to the file to (replaced), synced to disk. */
-static int copy_file(const char *from, const char *to, char *err, size_t errlen)
-{
-    enum { CHUNK = 1 << 20 };
-    char *buf = malloc(CHUNK);
-    int in = open(from, O_RDONLY);
-    int out = in >= 0 ? open(to, O_WRONLY | O_CREAT | O_TRUNC, 0666) : -1;
-    const char *failed = !buf ? "out of memory" : NULL;
-    while (!failed && in >= 0 && out >= 0) {
-        ssize_t n = read(in, buf, CHUNK);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            failed = strerror(errno);
-        if (n <= 0)
-            break;
-        for (ssize_t done = 0; !failed && done < n;) {
-            ssize_t w = write(out, buf + done, (size_t)(n - done));
-            if (w < 0 && errno != EINTR)
-                failed = strerror(errno);
-            done += w > 0 ? w : 0;
-        }
-    }
-    if (!failed && (in < 0 || out < 0))
-        failed = strerror(errno);
-    if (!failed && fsync(out) != 0 && errno != EINVAL)
-        failed = strerror(errno);
-    if (out >= 0 && close(out) != 0 && !failed)
-        failed = strerror(errno);
-    if (in >= 0)
-        close(in);
-    free(buf);
-    if (failed) {
-        if (out >= 0)
-            unlink(to);
-        return fail(err, errlen, "cannot copy %s to %s: %s", from, to, failed);
-    }
-    return 0;
-}
-
-/* Makes tmp, complete, the file at path. */
-static int replace_with(const char *tmp, const char *path, char *err, size_t errlen)
-{
-    if (sync_path(tmp, O_RDONLY) != 0 || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return fail(err, errlen, "cannot replace %s: %s", path, strerror(e));
-    }
-    sync_dir(path);
-    return 0;
-}
-
 int h5_flush(H5Result *h, char *err, size_t errlen)
 {
-    quiet();
-    if (H5Fflush(h->file, H5F_SCOPE_GLOBAL) < 0)
-        return fail(err, errlen, "cannot write %s", h->path);
-    void *handle = NULL;
-    /* H5Fflush hands the data to the kernel; fsync makes it survive the node. */
-    if (H5Fget_vfd_handle(h->file, H5P_DEFAULT, &handle) >= 0 && handle &&
-        fsync(*(int *)handle) != 0 && errno != EINVAL && errno != EROFS)
-        return fail(err, errlen, "cannot write %s: %s", h->path, strerror(errno));
+    h5c_quiet();
+    if (h5c_flush(h->file, h->path, err, errlen) < 0)
+        return -1;
     h->dirty = false;
     return 0;
 }
@@ -734,25 +334,25 @@ static int write_header(H5Result *h, const H5JobInfo *info, const Split *split, 
 {
     const char *path = h->path;
     hid_t root = h->file;
-    if (put_str(root, "format", FORMAT_NAME) < 0 ||
-        put_i32(root, "format_version", H5_FORMAT_VERSION) < 0 ||
-        put_provenance(root, info->prov) < 0 || put_i32(root, "resumed", 0) < 0)
-        return fail(err, errlen, "cannot write the provenance to %s", path);
+    if (h5c_put_str(root, "format", FORMAT_NAME) < 0 ||
+        h5c_put_i32(root, "format_version", H5_FORMAT_VERSION) < 0 ||
+        h5c_put_provenance(root, info->prov) < 0 || h5c_put_i32(root, "resumed", 0) < 0)
+        return h5c_fail(err, errlen, "cannot write the provenance to %s", path);
 
     hid_t g = H5Gcreate2(root, "perft", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     int rc = g < 0 ? -1 : 0;
     if (rc == 0) {
-        rc |= put_str(g, "variant", info->variant);
-        rc |= put_str(g, "turn_rules", turn_rules_name(info->rules.turns));
-        rc |= put_str(g, "ep_rule", ep_rule_name(info->rules.ep));
-        rc |= put_str(g, "position", info->fen);
-        rc |= put_i32(g, "depth", info->depth);
-        rc |= put_i32(g, "split_depth", split->split_depth);
+        rc |= h5c_put_str(g, "variant", info->variant);
+        rc |= h5c_put_str(g, "turn_rules", turn_rules_name(info->rules.turns));
+        rc |= h5c_put_str(g, "ep_rule", ep_rule_name(info->rules.ep));
+        rc |= h5c_put_str(g, "position", info->fen);
+        rc |= h5c_put_i32(g, "depth", info->depth);
+        rc |= h5c_put_i32(g, "split_depth", split->split_depth);
     }
     if (rc != 0) {
         if (g >= 0)
             H5Gclose(g);
-        return fail(err, errlen, "cannot write the job parameters to %s", path);
+        return h5c_fail(err, errlen, "cannot write the job parameters to %s", path);
     }
 
     hid_t tt = turn_type();
@@ -774,7 +374,7 @@ static int write_header(H5Result *h, const H5JobInfo *info, const Split *split, 
         H5Tclose(tt);
     if (rc != 0) {
         H5Gclose(g);
-        return fail(err, errlen, "cannot write the root turns to %s", path);
+        return h5c_fail(err, errlen, "cannot write the root turns to %s", path);
     }
 
     hid_t ut = unit_type();
@@ -795,7 +395,7 @@ static int write_header(H5Result *h, const H5JobInfo *info, const Split *split, 
                                  .run = 0 };
             memcpy(rows[i].fen, u->fen, FEN_MAX);
         }
-        rc = write_rows(d, ut, start, n, rows);
+        rc = h5c_write_rows(d, ut, start, n, rows);
     }
     free(rows);
     if (d >= 0 && H5Dclose(d) < 0)
@@ -805,7 +405,7 @@ static int write_header(H5Result *h, const H5JobInfo *info, const Split *split, 
     if (H5Gclose(g) < 0)
         rc = -1;
     if (rc != 0)
-        return fail(err, errlen, "cannot write the units to %s", path);
+        return h5c_fail(err, errlen, "cannot write the units to %s", path);
     return 0;
 }
 
@@ -814,22 +414,23 @@ static int check_job(const char *path, const H5JobInfo *info, const Split *split
                      size_t errlen)
 {
     if (!info || !info->prov || !info->variant || !info->fen || !split)
-        return fail(err, errlen, "%s: incomplete job description", path);
+        return h5c_fail(err, errlen, "%s: incomplete job description", path);
     if (!variant_by_name(info->variant))
-        return fail(err, errlen, "%s: unknown variant '%s'", path, info->variant);
+        return h5c_fail(err, errlen, "%s: unknown variant '%s'", path, info->variant);
     if (strlen(info->fen) >= FEN_MAX)
-        return fail(err, errlen, "%s: the position is longer than a FEN can be", path);
+        return h5c_fail(err, errlen, "%s: the position is longer than a FEN can be", path);
     if (split->n_root && !split->root_turns)
-        return fail(err, errlen, "%s: the split has no root turns", path);
+        return h5c_fail(err, errlen, "%s: the split has no root turns", path);
     if (split->n_units && !split->units)
-        return fail(err, errlen, "%s: the split has no units", path);
+        return h5c_fail(err, errlen, "%s: the split has no units", path);
     for (size_t i = 0; i < split->n_units; i++) {
         const WorkUnit *u = &split->units[i];
         if (!memchr(u->fen, '\0', FEN_MAX))
-            return fail(err, errlen, "%s: unit %llu has no FEN", path, (unsigned long long)u->id);
+            return h5c_fail(err, errlen, "%s: unit %llu has no FEN", path,
+                            (unsigned long long)u->id);
         if (split->n_root && u->root >= split->n_root)
-            return fail(err, errlen, "%s: unit %llu lies below root turn %u of %zu", path,
-                        (unsigned long long)u->id, (unsigned)u->root, split->n_root);
+            return h5c_fail(err, errlen, "%s: unit %llu lies below root turn %u of %zu", path,
+                            (unsigned long long)u->id, (unsigned)u->root, split->n_root);
     }
     return 0;
 }
@@ -837,12 +438,12 @@ static int check_job(const char *path, const H5JobInfo *info, const Split *split
 H5Result *h5_create(const char *path, const H5JobInfo *info, const Split *split, char *err,
                     size_t errlen)
 {
-    quiet();
+    h5c_quiet();
     if (check_job(path, info, split, err, errlen) < 0)
         return NULL;
     struct stat st;
     if (!info->overwrite && stat(path, &st) == 0) {
-        fail(err, errlen, "%s already exists: resume it, or remove it to start again", path);
+        h5c_fail(err, errlen, "%s already exists: resume it, or remove it to start again", path);
         return NULL;
     }
     H5Result *h = result_new(path, split->n_units, err, errlen);
@@ -863,24 +464,24 @@ H5Result *h5_create(const char *path, const H5JobInfo *info, const Split *split,
      * file must not both write it. A replacement is made beside the old file and renamed over
      * it at the end, so a failure leaves the old one. */
     const char *target = info->overwrite ? h->tmp : path;
-    hid_t fa = file_access();
+    hid_t fa = h5c_file_access();
     h->file =
         fa < 0 ? -1
                : H5Fcreate(target, info->overwrite ? H5F_ACC_TRUNC : H5F_ACC_EXCL, H5P_DEFAULT, fa);
     if (fa >= 0)
         H5Pclose(fa);
     if (h->file < 0) {
-        fail(err, errlen, "cannot create %s", target);
+        h5c_fail(err, errlen, "cannot create %s", target);
         result_free(h);
         return NULL;
     }
     int rc = write_header(h, info, split, err, errlen);
     if (rc == 0 && open_for_records(h) < 0)
-        rc = fail(err, errlen, "cannot reopen the units of %s", path);
+        rc = h5c_fail(err, errlen, "cannot reopen the units of %s", path);
     if (rc == 0)
         rc = h5_flush(h, err, errlen);
     if (rc == 0 && info->overwrite)
-        rc = replace_with(h->tmp, path, err, errlen);
+        rc = h5c_replace_with(h->tmp, path, err, errlen);
     if (rc != 0) {
         close_file(h);
         unlink(target); /* ours: created just now */
@@ -893,65 +494,48 @@ H5Result *h5_create(const char *path, const H5JobInfo *info, const Split *split,
 /* ---- resume ---- */
 
 /* Appends "; " and a formatted difference to the list in buf. */
-static void add_diff(char *buf, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void add_diff(char *buf, size_t len, const char *fmt, ...)
-{
-    size_t k = strlen(buf);
-    if (k && k + 2 < len) {
-        strcpy(buf + k, "; ");
-        k += 2;
-    }
-    if (k >= len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + k, len - k, fmt, ap);
-    va_end(ap);
-}
-
 /* Compares the checkpoint's job with the expected one; diffs receives every difference. */
 static int compare_job(hid_t file, const H5JobInfo *e, char *diffs, size_t len)
 {
     char have[FEN_MAX + 64];
     long long n;
     hid_t g = H5Gopen2(file, "/perft", H5P_DEFAULT);
-    if (g < 0 || get_str(file, "carrera_version", have, sizeof have) < 0)
+    if (g < 0 || h5c_get_str(file, "carrera_version", have, sizeof have) < 0)
         goto bad;
     if (strcmp(have, e->prov->version) != 0)
-        add_diff(diffs, len, "the checkpoint was written by Carrera %s, this is Carrera %s", have,
-                 e->prov->version);
-    if (get_str(g, "variant", have, sizeof have) < 0)
+        h5c_add_diff(diffs, len, "the checkpoint was written by Carrera %s, this is Carrera %s",
+                     have, e->prov->version);
+    if (h5c_get_str(g, "variant", have, sizeof have) < 0)
         goto bad;
     if (strcmp(have, e->variant) != 0)
-        add_diff(diffs, len, "the checkpoint is for variant %s, this job asks for %s", have,
-                 e->variant);
-    if (get_str(g, "turn_rules", have, sizeof have) < 0)
+        h5c_add_diff(diffs, len, "the checkpoint is for variant %s, this job asks for %s", have,
+                     e->variant);
+    if (h5c_get_str(g, "turn_rules", have, sizeof have) < 0)
         goto bad;
     if (strcmp(have, turn_rules_name(e->rules.turns)) != 0)
-        add_diff(diffs, len, "the checkpoint is for turn rules %s, this job asks for %s", have,
-                 turn_rules_name(e->rules.turns));
-    if (get_str(g, "ep_rule", have, sizeof have) < 0)
+        h5c_add_diff(diffs, len, "the checkpoint is for turn rules %s, this job asks for %s", have,
+                     turn_rules_name(e->rules.turns));
+    if (h5c_get_str(g, "ep_rule", have, sizeof have) < 0)
         goto bad;
     if (strcmp(have, ep_rule_name(e->rules.ep)) != 0)
-        add_diff(diffs, len, "the checkpoint is for en passant rule %s, this job asks for %s", have,
-                 ep_rule_name(e->rules.ep));
-    if (get_str(g, "position", have, sizeof have) < 0)
+        h5c_add_diff(diffs, len, "the checkpoint is for en passant rule %s, this job asks for %s",
+                     have, ep_rule_name(e->rules.ep));
+    if (h5c_get_str(g, "position", have, sizeof have) < 0)
         goto bad;
     if (strcmp(have, e->fen) != 0)
-        add_diff(diffs, len, "the checkpoint is for position %s, this job asks for %s", have,
-                 e->fen);
-    if (get_int(g, "depth", &n) < 0)
+        h5c_add_diff(diffs, len, "the checkpoint is for position %s, this job asks for %s", have,
+                     e->fen);
+    if (h5c_get_int(g, "depth", &n) < 0)
         goto bad;
     if (n != e->depth)
-        add_diff(diffs, len, "the checkpoint is for depth %lld, this job asks for depth %d", n,
-                 e->depth);
-    if (get_int(g, "split_depth", &n) < 0)
+        h5c_add_diff(diffs, len, "the checkpoint is for depth %lld, this job asks for depth %d", n,
+                     e->depth);
+    if (h5c_get_int(g, "split_depth", &n) < 0)
         goto bad;
     if (e->split_depth > 0 && n != e->split_depth)
-        add_diff(diffs, len,
-                 "the checkpoint has split depth %lld, this job asks for split depth %d", n,
-                 e->split_depth);
+        h5c_add_diff(diffs, len,
+                     "the checkpoint has split depth %lld, this job asks for split depth %d", n,
+                     e->split_depth);
     H5Gclose(g);
     return 0;
 bad:
@@ -966,21 +550,22 @@ static int read_split(H5Result *h, Split *split, char *err, size_t errlen)
     const char *path = h->path;
     long long n;
     hid_t g = H5Gopen2(h->file, "/perft", H5P_DEFAULT);
-    if (g < 0 || get_int(g, "split_depth", &n) < 0 || n < 0) {
+    if (g < 0 || h5c_get_int(g, "split_depth", &n) < 0 || n < 0) {
         if (g >= 0)
             H5Gclose(g);
-        return fail(err, errlen, "%s: damaged checkpoint (no split depth)", path);
+        return h5c_fail(err, errlen, "%s: damaged checkpoint (no split depth)", path);
     }
     split->split_depth = (int)n;
 
     hid_t tt = turn_type();
     hid_t d = H5Dopen2(g, "root_turns", H5P_DEFAULT);
-    long long nr = d >= 0 ? table_rows(d) : -1;
+    long long nr = d >= 0 ? h5c_table_rows(d) : -1;
     TurnRow *turns = nr >= 0 ? calloc((size_t)nr + 1, sizeof *turns) : NULL;
     split->root_turns = nr >= 0 ? calloc((size_t)nr + 1, sizeof *split->root_turns) : NULL;
-    int rc = (tt >= 0 && turns && split->root_turns && read_rows(d, tt, 0, (size_t)nr, turns) == 0)
-                 ? 0
-                 : -1;
+    int rc =
+        (tt >= 0 && turns && split->root_turns && h5c_read_rows(d, tt, 0, (size_t)nr, turns) == 0)
+            ? 0
+            : -1;
     for (long long i = 0; rc == 0 && i < nr; i++) {
         if (turns[i].movements < 1 || turns[i].movements > 2)
             rc = -1;
@@ -994,14 +579,15 @@ static int read_split(H5Result *h, Split *split, char *err, size_t errlen)
         H5Tclose(tt);
     H5Gclose(g);
     if (rc != 0)
-        return fail(err, errlen, "%s: damaged checkpoint (cannot read /perft/root_turns)", path);
+        return h5c_fail(err, errlen, "%s: damaged checkpoint (cannot read /perft/root_turns)",
+                        path);
 
     hid_t units = H5Dopen2(h->file, "/perft/units", H5P_DEFAULT);
-    long long nu = units >= 0 ? table_rows(units) : -1;
+    long long nu = units >= 0 ? h5c_table_rows(units) : -1;
     if (nu < 0) {
         if (units >= 0)
             H5Dclose(units);
-        return fail(err, errlen, "%s: damaged checkpoint (cannot read /perft/units)", path);
+        return h5c_fail(err, errlen, "%s: damaged checkpoint (cannot read /perft/units)", path);
     }
     h->n_units = (size_t)nu;
     free(h->index);
@@ -1016,13 +602,13 @@ static int read_split(H5Result *h, Split *split, char *err, size_t errlen)
         if (ut >= 0)
             H5Tclose(ut);
         H5Dclose(units);
-        return fail(err, errlen, "%s: out of memory for %lld units", path, nu);
+        return h5c_fail(err, errlen, "%s: out of memory for %lld units", path, nu);
     }
     rc = 0;
     const char *why = NULL;
     for (size_t start = 0; rc == 0 && start < (size_t)nu; start += BATCH_ROWS) {
         size_t cnt = (size_t)nu - start < BATCH_ROWS ? (size_t)nu - start : BATCH_ROWS;
-        if (read_rows(units, ut, start, cnt, rows) < 0) {
+        if (h5c_read_rows(units, ut, start, cnt, rows) < 0) {
             rc = -1;
             break;
         }
@@ -1053,65 +639,27 @@ static int read_split(H5Result *h, Split *split, char *err, size_t errlen)
     H5Dclose(units);
     split->n_units = (size_t)nu;
     if (rc != 0)
-        return fail(err, errlen, "%s: damaged checkpoint (%s)", path,
-                    why ? why : "cannot read /perft/units");
+        return h5c_fail(err, errlen, "%s: damaged checkpoint (%s)", path,
+                        why ? why : "cannot read /perft/units");
     return index_ready(h, err, errlen);
 }
 
 /* Records this run as the next resume: the count on the root, the provenance in /resumes/K. */
 static int record_resume(H5Result *h, const Provenance *prov)
 {
-    long long count = 0;
-    if (get_int(h->file, "resumed", &count) < 0 || count < 0)
-        return -1;
-    h->run = (int)count + 1;
     size_t done = 0;
     for (size_t i = 0; i < h->n_units; i++)
         done += h->nodes[i] != UNIT_NOT_DONE;
-    hid_t rs = H5Lexists(h->file, "resumes", H5P_DEFAULT) > 0
-                   ? H5Gopen2(h->file, "resumes", H5P_DEFAULT)
-                   : H5Gcreate2(h->file, "resumes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (rs < 0)
-        return -1;
-    char name[24];
-    snprintf(name, sizeof name, "%d", h->run);
-    if (H5Lexists(rs, name, H5P_DEFAULT) > 0) /* a resume that failed after this point */
-        H5Ldelete(rs, name, H5P_DEFAULT);
-    hid_t g = H5Gcreate2(rs, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    int rc = (g < 0 || put_provenance(g, prov) < 0 || put_u64(g, "units_done_at_start", done) < 0 ||
-              put_i32(h->file, "resumed", h->run) < 0)
-                 ? -1
-                 : 0;
-    if (g >= 0)
-        H5Gclose(g);
-    H5Gclose(rs);
-    return rc;
+    return h5c_record_resume(h->file, prov, "units_done_at_start", done, &h->run);
 }
 
 H5Result *h5_open_resume(const char *path, const H5JobInfo *expected, Split *split_out, char *err,
                          size_t errlen)
 {
-    quiet();
+    h5c_quiet();
     memset(split_out, 0, sizeof *split_out);
     if (!expected || !expected->prov || !expected->variant || !expected->fen) {
-        fail(err, errlen, "%s: incomplete job description", path);
-        return NULL;
-    }
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        fail(err, errlen, "cannot open the checkpoint %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        fail(err, errlen, "the checkpoint %s is not a regular file", path);
-        return NULL;
-    }
-    htri_t is = H5Fis_hdf5(path);
-    if (is <= 0) {
-        if (is == 0)
-            fail(err, errlen, "%s is not an HDF5 file, so not a Carrera checkpoint", path);
-        else
-            fail(err, errlen, "cannot read the checkpoint %s", path);
+        h5c_fail(err, errlen, "%s: incomplete job description", path);
         return NULL;
     }
     H5Result *h = result_new(path, 0, err, errlen);
@@ -1119,57 +667,45 @@ H5Result *h5_open_resume(const char *path, const H5JobInfo *expected, Split *spl
         return NULL;
     h->interval = expected->checkpoint_interval > 0 ? expected->checkpoint_interval : 0;
     bool copied = false;
-    hid_t fa = file_access();
-    h->file = fa < 0 ? -1 : H5Fopen(path, H5F_ACC_RDONLY, fa);
-    if (h->file < 0) {
-        fail(err, errlen, "cannot open the checkpoint %s (truncated or damaged?)", path);
+    hid_t fa = H5I_INVALID_HID;
+    h->file = h5c_open_checked(path, FORMAT_NAME, H5_FORMAT_VERSION, "checkpoint", err, errlen);
+    if (h->file < 0)
         goto out;
-    }
-    char format[64];
-    long long version = -1;
-    if (get_str(h->file, "format", format, sizeof format) < 0 || strcmp(format, FORMAT_NAME) != 0) {
-        fail(err, errlen, "%s is an HDF5 file but not a Carrera checkpoint", path);
-        goto out;
-    }
-    if (get_int(h->file, "format_version", &version) < 0 || version != H5_FORMAT_VERSION) {
-        fail(err, errlen, "%s: checkpoint layout version %lld, this Carrera reads version %d", path,
-             version, H5_FORMAT_VERSION);
-        goto out;
-    }
     char diffs[1024] = "";
     if (compare_job(h->file, expected, diffs, sizeof diffs) < 0) {
-        fail(err, errlen, "%s: damaged checkpoint (the job parameters are missing)", path);
+        h5c_fail(err, errlen, "%s: damaged checkpoint (the job parameters are missing)", path);
         goto out;
     }
     if (diffs[0]) {
-        fail(err, errlen, "%s: %s", path, diffs);
+        h5c_fail(err, errlen, "%s: %s", path, diffs);
         goto out;
     }
     h->variant = variant_by_name(expected->variant);
     if (!h->variant) {
-        fail(err, errlen, "%s: unknown variant '%s'", path, expected->variant);
+        h5c_fail(err, errlen, "%s: unknown variant '%s'", path, expected->variant);
         goto out;
     }
     if (read_split(h, split_out, err, errlen) < 0)
         goto out;
     /* The checkpoint is good: the resume is recorded in a copy that then replaces it. */
     if (close_file(h) < 0) {
-        fail(err, errlen, "cannot close %s", path);
+        h5c_fail(err, errlen, "cannot close %s", path);
         goto out;
     }
-    if (copy_file(path, h->tmp, err, errlen) < 0)
+    if (h5c_copy_file(path, h->tmp, err, errlen) < 0)
         goto out;
     copied = true;
-    h->file = H5Fopen(h->tmp, H5F_ACC_RDWR, fa);
+    fa = h5c_file_access();
+    h->file = fa < 0 ? -1 : H5Fopen(h->tmp, H5F_ACC_RDWR, fa);
     if (h->file < 0) {
-        fail(err, errlen, "cannot open %s", h->tmp);
+        h5c_fail(err, errlen, "cannot open %s", h->tmp);
         goto out;
     }
     if (record_resume(h, expected->prov) < 0 || open_for_records(h) < 0) {
-        fail(err, errlen, "cannot record the resume in %s", h->tmp);
+        h5c_fail(err, errlen, "cannot record the resume in %s", h->tmp);
         goto out;
     }
-    if (h5_flush(h, err, errlen) < 0 || replace_with(h->tmp, path, err, errlen) < 0)
+    if (h5_flush(h, err, errlen) < 0 || h5c_replace_with(h->tmp, path, err, errlen) < 0)
         goto out;
     H5Pclose(fa);
     return h;
@@ -1190,28 +726,28 @@ out:
 
 int h5_record_unit(H5Result *h, const WorkUnit *u, char *err, size_t errlen)
 {
-    quiet();
+    h5c_quiet();
     long long row = row_of(h, u->id);
     if (row < 0)
-        return fail(err, errlen, "%s: unit %llu is not in the job", h->path,
-                    (unsigned long long)u->id);
+        return h5c_fail(err, errlen, "%s: unit %llu is not in the job", h->path,
+                        (unsigned long long)u->id);
     if (u->nodes == UNIT_NOT_DONE)
-        return fail(err, errlen, "%s: unit %llu has no count to record", h->path,
-                    (unsigned long long)u->id);
+        return h5c_fail(err, errlen, "%s: unit %llu has no count to record", h->path,
+                        (unsigned long long)u->id);
     if (h->nodes[row] != UNIT_NOT_DONE) {
         if (h->nodes[row] == u->nodes)
             return 0;
-        return fail(err, errlen,
-                    "%s: unit %llu counted twice with different counts (%llu, then %llu)", h->path,
-                    (unsigned long long)u->id, (unsigned long long)h->nodes[row],
-                    (unsigned long long)u->nodes);
+        return h5c_fail(err, errlen,
+                        "%s: unit %llu counted twice with different counts (%llu, then %llu)",
+                        h->path, (unsigned long long)u->id, (unsigned long long)h->nodes[row],
+                        (unsigned long long)u->nodes);
     }
     DoneRow r = { u->nodes, u->rank, u->seconds, h->run };
     hsize_t off = (hsize_t)row, cnt = 1;
     if (H5Sselect_hyperslab(h->units_space, H5S_SELECT_SET, &off, NULL, &cnt, NULL) < 0 ||
         H5Dwrite(h->units, h->done_type, h->one_space, h->units_space, h->one_xfer, &r) < 0)
-        return fail(err, errlen, "cannot record unit %llu in %s", (unsigned long long)u->id,
-                    h->path);
+        return h5c_fail(err, errlen, "cannot record unit %llu in %s", (unsigned long long)u->id,
+                        h->path);
     h->nodes[row] = u->nodes;
     if (!h->dirty) {
         h->dirty = true;
@@ -1225,24 +761,24 @@ static int sum_split(const H5Result *h, const Split *split, uint64_t *divide, ui
                      char *err, size_t errlen)
 {
     if (split->n_units != h->n_units)
-        return fail(err, errlen, "%s: the split has %zu units, the file %zu", h->path,
-                    split->n_units, h->n_units);
+        return h5c_fail(err, errlen, "%s: the split has %zu units, the file %zu", h->path,
+                        split->n_units, h->n_units);
     uint64_t sum = 0;
     for (size_t i = 0; i < split->n_units; i++) {
         const WorkUnit *u = &split->units[i];
         long long row = row_of(h, u->id);
         unsigned long long id = (unsigned long long)u->id;
         if (row < 0)
-            return fail(err, errlen, "%s: unit %llu is not in the file", h->path, id);
+            return h5c_fail(err, errlen, "%s: unit %llu is not in the file", h->path, id);
         if (u->nodes == UNIT_NOT_DONE)
-            return fail(err, errlen, "%s: unit %llu is not counted yet", h->path, id);
+            return h5c_fail(err, errlen, "%s: unit %llu is not counted yet", h->path, id);
         if (h->nodes[row] != u->nodes)
-            return fail(err, errlen, "%s: unit %llu was counted (%llu) but not recorded", h->path,
-                        id, (unsigned long long)u->nodes);
+            return h5c_fail(err, errlen, "%s: unit %llu was counted (%llu) but not recorded",
+                            h->path, id, (unsigned long long)u->nodes);
         uint64_t part;
         if (__builtin_mul_overflow(u->nodes, u->multiplicity, &part) ||
             __builtin_add_overflow(sum, part, &sum))
-            return fail(err, errlen, "%s: the total exceeds 64 bits", h->path);
+            return h5c_fail(err, errlen, "%s: the total exceeds 64 bits", h->path);
         if (split->n_root && u->root < split->n_root)
             divide[u->root] += part;
     }
@@ -1301,25 +837,17 @@ static int write_results(H5Result *h, const Split *split, const uint64_t *divide
             H5Tclose(st);
     }
     if (rc == 0)
-        rc |= put_u64(g, "nodes", total);
+        rc |= h5c_put_u64(g, "nodes", total);
     H5Gclose(g);
     if (rc == 0)
-        rc |= put_str(h->file, "end_time", end);
-    if (rc == 0 && h->run > 0) {
-        char name[40];
-        snprintf(name, sizeof name, "/resumes/%d", h->run);
-        hid_t r = H5Gopen2(h->file, name, H5P_DEFAULT);
-        rc |= r < 0 ? -1 : put_str(r, "end_time", end);
-        if (r >= 0)
-            H5Gclose(r);
-    }
+        rc |= h5c_put_end_time(h->file, h->run, end);
     return rc;
 }
 
 int h5_finish(H5Result *h, const Split *split, const PerftStats *stats, int n_stats,
               const char *end_time, uint64_t *total, char *err, size_t errlen)
 {
-    quiet();
+    h5c_quiet();
     char now[PROV_TIME_MAX];
     if (!end_time) {
         provenance_now(now);
@@ -1329,7 +857,7 @@ int h5_finish(H5Result *h, const Split *split, const PerftStats *stats, int n_st
     uint64_t *divide = calloc(split->n_root + 1, sizeof *divide);
     if (!divide || sum_split(h, split, divide, &sum, err, errlen) < 0) {
         if (!divide)
-            fail(err, errlen, "%s: out of memory", h->path);
+            h5c_fail(err, errlen, "%s: out of memory", h->path);
         free(divide);
         h5_close(h, NULL, 0);
         return -1;
@@ -1337,24 +865,24 @@ int h5_finish(H5Result *h, const Split *split, const PerftStats *stats, int n_st
     /* The checkpoint complete on disk, the results are written to a copy that replaces it. */
     int rc = h5_flush(h, err, errlen);
     if (rc == 0 && close_file(h) < 0)
-        rc = fail(err, errlen, "cannot close %s", h->path);
+        rc = h5c_fail(err, errlen, "cannot close %s", h->path);
     bool copied = false;
     if (rc == 0) {
-        rc = copy_file(h->path, h->tmp, err, errlen);
+        rc = h5c_copy_file(h->path, h->tmp, err, errlen);
         copied = rc == 0;
     }
     if (rc == 0) {
-        hid_t fa = file_access();
+        hid_t fa = h5c_file_access();
         h->file = fa < 0 ? -1 : H5Fopen(h->tmp, H5F_ACC_RDWR, fa);
         if (fa >= 0)
             H5Pclose(fa);
         if (h->file < 0 || write_results(h, split, divide, stats, n_stats, sum, end_time) < 0)
-            rc = fail(err, errlen, "cannot write the results to %s", h->tmp);
+            rc = h5c_fail(err, errlen, "cannot write the results to %s", h->tmp);
         else if (close_file(h) < 0)
-            rc = fail(err, errlen, "cannot write %s", h->tmp);
+            rc = h5c_fail(err, errlen, "cannot write %s", h->tmp);
     }
     if (rc == 0)
-        rc = replace_with(h->tmp, h->path, err, errlen);
+        rc = h5c_replace_with(h->tmp, h->path, err, errlen);
     free(divide);
     if (rc != 0 && copied) {
         close_file(h);
@@ -1371,10 +899,10 @@ int h5_finish(H5Result *h, const Split *split, const PerftStats *stats, int n_st
 
 int h5_close(H5Result *h, char *err, size_t errlen)
 {
-    quiet();
+    h5c_quiet();
     int rc = h5_flush(h, err, errlen);
     if (close_file(h) < 0 && rc == 0)
-        rc = fail(err, errlen, "cannot close %s", h->path);
+        rc = h5c_fail(err, errlen, "cannot close %s", h->path);
     result_free(h);
     return rc;
 }

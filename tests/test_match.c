@@ -249,6 +249,36 @@ static void test_faulty_engines(void **state)
     faulty("hang", "movetime = 50", "engine timeout");
 }
 
+/* A much stronger player 1 (many more nodes): an SPRT for 0 against 150 Elo accepts H1 long
+ * before the 400 games, and the match stops handing out pairs. */
+static void test_sprt_stops(void **state)
+{
+    (void)state;
+    char path[512], out[512];
+    snprintf(path, sizeof path, "%s/sprt.ini", dir);
+    snprintf(out, sizeof out, "%s/sprt.pgn", dir);
+    write_file(path, "[match]\nvariant = chess\ngames = 400\nrandom_plies = 6\nmax_plies = 200\n"
+                     "resign_score = 800\nresign_moves = 2\n"
+                     "sprt_elo0 = 0\nsprt_elo1 = 150\n"
+                     "[player1]\nname = strong\nnodes = 4000\n"
+                     "[player2]\nname = weak\nnodes = 50\n");
+    Run r = match(path, out);
+    if (r.status != 0)
+        fail_msg("status %d, stderr %s", r.status, r.err);
+    assert_non_null(strstr(r.out, "accept H1"));
+    unsigned games = 0;
+    const char *at = strstr(r.out, "games (");
+    assert_non_null(at);
+    while (at > r.out && at[-1] == ' ')
+        at--;
+    while (at > r.out && at[-1] >= '0' && at[-1] <= '9')
+        at--;
+    games = (unsigned)strtoul(at, NULL, 10);
+    if (games == 0 || games >= 400)
+        fail_msg("the SPRT did not stop the match: %u games\n%s", games, r.out);
+    run_free(&r);
+}
+
 /* The same match under `mpiexec -n 2`: rank 0 and a worker play the pairs, and the games are
  * those of one process with one thread. */
 static void test_mpi_same_games(void **state)
@@ -306,6 +336,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_same_games_any_threads),
         cmocka_unit_test(test_against_fairy_stockfish),
         cmocka_unit_test(test_faulty_engines),
+        cmocka_unit_test(test_sprt_stops),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
