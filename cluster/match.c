@@ -20,6 +20,7 @@
 #include "comm.h"
 #include "match_config.h"
 #include "match_game.h"
+#include "h5match.h"
 #include "match_wire.h"
 #include "openings.h"
 #include "options.h"
@@ -31,12 +32,15 @@
 
 void match_usage(FILE *out)
 {
-    fputs("usage: carrera match --config FILE.ini [--out RESULT.h5] [--pgn GAMES.pgn] [--quiet]\n"
+    fputs("usage: carrera match --config FILE.ini [--out RESULT.h5] [--pgn GAMES.pgn] [--resume]\n"
+          "                     [--quiet]\n"
           "\n"
           "Plays the match of FILE.ini: game pairs (each opening twice, colours reversed) between\n"
           "[player1] and [player2], several games at once (one per thread), and prints player 1's\n"
           "score, Elo with 95% intervals (per game and per pair), LOS and the SPRT's verdict.\n"
-          "Every game goes to the PGN file as soon as its pair is finished. Progress on stderr.\n"
+          "Every finished pair goes to the PGN file and to the HDF5 result file (a checkpoint:\n"
+          "--resume continues a killed match from it, playing only the pairs not recorded).\n"
+          "Progress on stderr.\n"
           "The configuration keys are in the README (\"Match files\").\n",
           out);
 }
@@ -59,7 +63,12 @@ typedef struct Run {
     FILE *pgn;
     char date[16];
     uint64_t n_pairs;
-    atomic_uint_fast64_t next_pair;
+    uint64_t *todo;               /* the pairs to play, in order (NULL: all, 0 to n_pairs - 1) */
+    uint64_t n_todo;
+    atomic_uint_fast64_t next_pair; /* index into todo */
+    H5Match *h5;                  /* rank 0: the result file, written as pairs finish */
+    bool resumed;
+    uint64_t games_before;        /* games the checkpoint held: not this run's work */
     atomic_bool stop;
     Tally tally;
     Sprt sprt;
@@ -74,6 +83,31 @@ static void set_error(Run *run, const char *message)
         snprintf(run->error, sizeof run->error, "%.1000s", message);
     pthread_mutex_unlock(&run->error_lock);
     atomic_store(&run->stop, true);
+}
+
+/* The next pair to play, if any is left. */
+static bool next_pair(Run *run, uint64_t *pair)
+{
+    uint64_t i = atomic_fetch_add(&run->next_pair, 1);
+    if (i >= run->n_todo)
+        return false;
+    *pair = run->todo ? run->todo[i] : i;
+    return true;
+}
+
+/* Counts a pair's two games from player 1's view. */
+static void tally_pair(Tally *t, const double s[2], const GameEnding e[2], uint64_t nodes)
+{
+    for (int k = 0; k < 2; k++) {
+        t->wins += s[k] == 1.0;
+        t->draws += s[k] == 0.5;
+        t->losses += s[k] == 0.0;
+        t->endings[e[k]]++;
+        t->games_done++;
+    }
+    t->nodes += nodes;
+    t->pairs[stats_pair_class(s[0], s[1])]++;
+    t->pairs_done++;
 }
 
 /* Player 1's score in game g of a pair (player 1 is White in game 0). */
@@ -103,18 +137,9 @@ static void record_pair(Run *run, uint64_t pair, GameRecord g[2])
 {
     const MatchConfig *c = run->cfg;
     Tally *t = &run->tally;
-    double s[2];
-    for (int k = 0; k < 2; k++) {
-        s[k] = player1_score(&g[k], k);
-        t->wins += s[k] == 1.0;
-        t->draws += s[k] == 0.5;
-        t->losses += s[k] == 0.0;
-        t->endings[g[k].ending]++;
-        t->nodes += g[k].nodes[0] + g[k].nodes[1];
-        t->games_done++;
-    }
-    t->pairs[stats_pair_class(s[0], s[1])]++;
-    t->pairs_done++;
+    double s[2] = { player1_score(&g[0], 0), player1_score(&g[1], 1) };
+    GameEnding e[2] = { g[0].ending, g[1].ending };
+    tally_pair(t, s, e, g[0].nodes[0] + g[0].nodes[1] + g[1].nodes[0] + g[1].nodes[1]);
 
     char limits[2][160], both[330];
     limits_text(&c->players[0], limits[0], sizeof limits[0]);
@@ -134,6 +159,14 @@ static void record_pair(Run *run, uint64_t pair, GameRecord g[2])
         }
     }
 
+    /* then the result file, the checkpoint: a pair is done once it is there, and a resume
+     * keeps exactly the PGN games of the pairs done */
+    char h5err[1024];
+    if (run->h5 && h5match_record_pair(run->h5, pair, g, h5err, sizeof h5err) != 0) {
+        char message[1100];
+        snprintf(message, sizeof message, "%.500s: %.500s", c->output, h5err);
+        set_error(run, message);
+    }
     if (c->sprt && run->sprt.decision == SPRT_CONTINUE) {
         stats_sprt_update(&run->sprt, t->pairs);
         if (run->sprt.decision != SPRT_CONTINUE)
@@ -152,7 +185,8 @@ static void record_pair(Run *run, uint64_t pair, GameRecord g[2])
                        "%" PRIu64 "/%" PRIu64 " games, W-D-L %" PRIu64 "-%" PRIu64 "-%" PRIu64
                        ", score %.3f, Elo %+.1f [%+.1f, %+.1f]%s, %.1f games/min, ETA %s",
                        t->games_done, 2 * run->n_pairs, t->wins, t->draws, t->losses, tri.score,
-                       tri.elo, tri.elo_lo, tri.elo_hi, sprt, t->games_done * 60.0 / elapsed, eta);
+                       tri.elo, tri.elo_lo, tri.elo_hi, sprt,
+                       (double)(t->games_done - run->games_before) * 60.0 / elapsed, eta);
     }
 }
 
@@ -206,8 +240,8 @@ static void play_pairs(Run *run)
     if (!ready_players(c, players, err, sizeof err))
         set_error(run, err);
     while (players[0] && players[1] && !atomic_load(&run->stop)) {
-        uint64_t pair = atomic_fetch_add(&run->next_pair, 1);
-        if (pair >= run->n_pairs)
+        uint64_t pair;
+        if (!next_pair(run, &pair))
             break;
         GameRecord g[2];
         if (play_pair(c, &run->openings, players, pair, g, err, sizeof err) != 0) {
@@ -265,10 +299,9 @@ static void coordinate(Run *run)
         if (m->kind == WIRE_REQUEST) {
             uint32_t n = 0, want = m->count < WIRE_MAX_PAIRS ? m->count : WIRE_MAX_PAIRS;
             while (n < want && !atomic_load(&run->stop)) {
-                uint64_t pair = atomic_fetch_add(&run->next_pair, 1);
-                if (pair >= run->n_pairs)
+                if (!next_pair(run, &m->pairs[n]))
                     break;
-                m->pairs[n++] = pair;
+                n++;
             }
             size_t bytes;
             unsigned char *reply = n ? wire_pairs(m->pairs, n, &bytes) : wire_stop(&bytes);
@@ -391,18 +424,96 @@ static void print_summary(const Run *run, double seconds)
 }
 
 /* Rank 0's set-up: the SPRT and the PGN file. Returns 0, or the exit status with a message. */
-static int start_rank0(Run *run, MatchConfig *cfg, char *err, size_t errlen)
+/* Keeps of the PGN file at path only the games of pairs done (a pair the kill caught between its
+ * PGN games and the result file is played again), then opens it for appending. NULL with a
+ * message when the file cannot be rewritten. */
+static FILE *reopen_pgn(const char *path, const H5MatchDone *done, char *err, size_t errlen)
+{
+    FILE *old = fopen(path, "r");
+    char *text = NULL;
+    size_t len = 0;
+    if (old) {
+        FILE *mem = open_memstream(&text, &len);
+        char buf[65536];
+        size_t got;
+        while (mem && (got = fread(buf, 1, sizeof buf, old)) > 0)
+            fwrite(buf, 1, got, mem);
+        fclose(old);
+        if (!mem || fclose(mem) != 0) {
+            snprintf(err, errlen, "cannot read the PGN file %.900s", path);
+            return NULL;
+        }
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        free(text);
+        snprintf(err, errlen, "cannot write the PGN file %.900s", path);
+        return NULL;
+    }
+    for (char *game = text ? strstr(text, "[Event ") : NULL; game;) {
+        char *next = strstr(game + 1, "\n[Event ");
+        size_t n = next ? (size_t)(next + 1 - game) : strlen(game);
+        unsigned long long pair;
+        const char *round = strstr(game, "[Round \"");
+        if (round && round < game + n && sscanf(round, "[Round \"%llu.", &pair) == 1 && pair > 0
+            && h5match_done_has(done, pair - 1))
+            fwrite(game, 1, n, f);
+        game = next ? next + 1 : NULL;
+    }
+    free(text);
+    if (fflush(f) != 0) {
+        fclose(f);
+        snprintf(err, errlen, "cannot write the PGN file %.900s", path);
+        return NULL;
+    }
+    return f;
+}
+
+/* Rank 0's set-up: the SPRT, the result file (new, or the checkpoint to continue with the pairs
+ * it holds counted and skipped) and the PGN file. Returns 0, or the exit status with a message. */
+static int start_rank0(Run *run, MatchConfig *cfg, const Provenance *prov, bool resume, char *err,
+                       size_t errlen)
 {
     if (cfg->sprt && !stats_sprt_init(&run->sprt, cfg->sprt_elo0, cfg->sprt_elo1, cfg->sprt_alpha,
                                       cfg->sprt_beta, err, errlen))
         return EXIT_USAGE;
-    if (make_parent_dirs(cfg->pgn, err, errlen) != 0)
+    if (make_parent_dirs(cfg->output, err, errlen) != 0 || make_parent_dirs(cfg->pgn, err, errlen) != 0)
         return 1;
-    run->pgn = fopen(cfg->pgn, "w");
-    if (!run->pgn) {
-        snprintf(err, errlen, "cannot write the PGN file %.900s", cfg->pgn);
-        return 1;
+    H5MatchInfo info = { .cfg = cfg, .prov = prov, .overwrite = false };
+    H5MatchDone done = { 0 };
+    if (resume) {
+        run->h5 = h5match_open_resume(cfg->output, &info, &done, err, errlen);
+        if (!run->h5)
+            return EXIT_USAGE;
+        run->resumed = true;
+        run->todo = malloc((run->n_pairs ? run->n_pairs : 1) * sizeof *run->todo);
+        if (!run->todo) {
+            h5match_done_free(&done);
+            snprintf(err, errlen, "out of memory");
+            return 1;
+        }
+        run->n_todo = 0;
+        for (uint64_t p = 0; p < run->n_pairs; p++)
+            if (!h5match_done_has(&done, p))
+                run->todo[run->n_todo++] = p;
+        for (size_t i = 0; i < done.n; i++)
+            tally_pair(&run->tally, done.pairs[i].score, done.pairs[i].ending,
+                       done.pairs[i].nodes[0] + done.pairs[i].nodes[1]);
+        run->games_before = run->tally.games_done;
+        if (cfg->sprt)
+            stats_sprt_update(&run->sprt, run->tally.pairs);
+        run->pgn = reopen_pgn(cfg->pgn, &done, err, errlen);
+        h5match_done_free(&done);
+    } else {
+        run->h5 = h5match_create(cfg->output, &info, err, errlen);
+        if (!run->h5)
+            return EXIT_USAGE;
+        run->pgn = fopen(cfg->pgn, "w");
+        if (!run->pgn)
+            snprintf(err, errlen, "cannot write the PGN file %.900s", cfg->pgn);
     }
+    if (!run->pgn)
+        return 1;
     time_t now = time(NULL);
     strftime(run->date, sizeof run->date, "%Y.%m.%d", gmtime(&now));
     return 0;
@@ -411,10 +522,11 @@ static int start_rank0(Run *run, MatchConfig *cfg, char *err, size_t errlen)
 int match_command(int argc, char **argv)
 {
     const char *config = NULL, *out = NULL, *pgn = NULL;
-    bool quiet = false;
+    bool quiet = false, resume = false;
     const Option options[] = { { "--config", &config, NULL },
                                { "--out", &out, NULL },
                                { "--pgn", &pgn, NULL },
+                               { "--resume", NULL, &resume },
                                { "--quiet", NULL, &quiet },
                                { NULL, NULL, NULL } };
     int parsed = options_parse(argc, argv, "match", options);
@@ -432,8 +544,13 @@ int match_command(int argc, char **argv)
 
     MatchConfig cfg = { 0 };
     Run *run = calloc(1, sizeof *run);
+    char **hosts = NULL;
+    Provenance prov;
     int status = 0;
-    if (!run) {
+    if (comm_gather_hosts(&hosts) != 0) {
+        snprintf(err, sizeof err, "out of memory gathering the host names");
+        status = 1;
+    } else if (!run) {
         snprintf(err, sizeof err, "out of memory");
         status = 1;
     } else if (match_config_read(config, &cfg, err, sizeof err) != 0) {
@@ -444,7 +561,7 @@ int match_command(int argc, char **argv)
         if (pgn)
             snprintf(cfg.pgn, sizeof cfg.pgn, "%s", pgn);
         run->cfg = &cfg;
-        run->n_pairs = (uint64_t)cfg.games / 2;
+        run->n_pairs = run->n_todo = (uint64_t)cfg.games / 2;
         run->threads = cfg.concurrency > 0 ? cfg.concurrency : omp_get_max_threads();
         pthread_mutex_init(&run->record_lock, NULL);
         pthread_mutex_init(&run->error_lock, NULL);
@@ -452,16 +569,23 @@ int match_command(int argc, char **argv)
         atomic_init(&run->stop, false);
         if (openings_load(&run->openings, &cfg, err, sizeof err) != 0)
             status = EXIT_USAGE;
-        else if (comm_rank() == 0)
-            status = start_rank0(run, &cfg, err, sizeof err);
+        else if (comm_rank() == 0) {
+            provenance_init(&prov, comm_size(), run->threads, (const char *const *)hosts,
+                            (size_t)comm_size(), cfg.text);
+            status = start_rank0(run, &cfg, &prov, resume, err, sizeof err);
+        }
     }
     status = comm_agree(status, err);
     if (status == 0 && comm_rank() != 0) {
         work(&cfg, &run->openings, run->threads);
     } else if (status == 0) {
         progress_start(&run->progress, "match", quiet);
-        if ((uint64_t)run->threads > run->n_pairs)
-            run->threads = (int)run->n_pairs;
+        if (run->resumed && !quiet)
+            fprintf(stderr, "match: resuming %s (resume %d): %" PRIu64 " of %" PRIu64
+                    " pairs played before\n",
+                    cfg.output, h5match_resume_count(run->h5), run->tally.pairs_done, run->n_pairs);
+        if ((uint64_t)run->threads > run->n_todo)
+            run->threads = run->n_todo > 0 ? (int)run->n_todo : 1;
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         if (comm_size() > 1) {
@@ -475,8 +599,16 @@ int match_command(int argc, char **argv)
         if (fclose(run->pgn) != 0 && !run->error[0])
             snprintf(run->error, sizeof run->error, "cannot write the PGN file %.900s", cfg.pgn);
         run->pgn = NULL;
+        char h5err[1024];
+        H5MatchSummary summary = { .sprt = cfg.sprt ? &run->sprt : NULL, .end_time = NULL };
+        /* an interrupted match stays a checkpoint, without a summary */
+        int closed = run->error[0] ? h5match_close(run->h5, h5err, sizeof h5err)
+                                   : h5match_finish(run->h5, &summary, h5err, sizeof h5err);
+        run->h5 = NULL;
+        if (closed != 0 && !run->error[0])
+            snprintf(run->error, sizeof run->error, "%.500s: %.500s", cfg.output, h5err);
         print_summary(run, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-        fprintf(stderr, "games: %s\n", cfg.pgn);
+        fprintf(stderr, "games: %s\nresult: %s\n", cfg.pgn, cfg.output);
         if (run->error[0]) {
             fprintf(stderr, "carrera: error: %s\n", run->error);
             status = 1;
@@ -485,6 +617,11 @@ int match_command(int argc, char **argv)
     if (run) {
         if (run->pgn)
             fclose(run->pgn);
+        if (run->h5) {
+            char ignored[256];
+            h5match_close(run->h5, ignored, sizeof ignored);
+        }
+        free(run->todo);
         openings_free(&run->openings);
         if (run->cfg) {
             pthread_mutex_destroy(&run->record_lock);
@@ -493,6 +630,7 @@ int match_command(int argc, char **argv)
         free(run);
     }
     match_config_free(&cfg);
+    comm_free_hosts(hosts, comm_size());
     comm_finalize();
     return status;
 }

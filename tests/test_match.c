@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "run.h"
@@ -65,9 +68,13 @@ static char *read_file(const char *path)
     return text;
 }
 
+/* Runs carrera match; the result file goes beside the PGN file (same name, .h5). */
 static Run match(const char *config, const char *pgn)
 {
-    const char *argv[] = { CARRERA_BIN, "match", "--config", config, "--pgn", pgn, "--quiet", NULL };
+    char h5[512];
+    snprintf(h5, sizeof h5, "%.*s.h5", (int)(strlen(pgn) - 4), pgn);
+    const char *argv[] = { CARRERA_BIN, "match", "--config", config, "--pgn", pgn, "--out", h5,
+                           "--quiet", NULL };
     return run_program(argv);
 }
 
@@ -249,6 +256,104 @@ static void test_faulty_engines(void **state)
     faulty("hang", "movetime = 50", "engine timeout");
 }
 
+/* A match killed with SIGKILL in the middle and resumed: the same games as a run that was never
+ * interrupted, each pair exactly once in the PGN file, the result file's totals complete. */
+static void test_kill_and_resume(void **state)
+{
+    (void)state;
+    char config[1024], path[512], pgn[512], h5[512], whole[512];
+    snprintf(path, sizeof path, "%s/resume.ini", dir);
+    snprintf(pgn, sizeof pgn, "%s/resume.pgn", dir);
+    snprintf(h5, sizeof h5, "%s/resume.h5", dir);
+    snprintf(whole, sizeof whole, "%s/whole.pgn", dir);
+    snprintf(config, sizeof config,
+             "[match]\nvariant = capablanca\ngames = 24\nrandom_plies = 4\nseed = 3\n"
+             "concurrency = 2\nmax_plies = 160\noutput = %s\n"
+             "[player1]\nname = A\nnodes = 2000\n[player2]\nname = B\nnodes = 2000\n"
+             "[player2.eval]\nValueArchbishopMg = 700\n",
+             h5);
+    write_file(path, config);
+    /* the uninterrupted run, to compare with */
+    char h5_whole[512];
+    snprintf(h5_whole, sizeof h5_whole, "%s/whole.h5", dir);
+    const char *argv_w[] = { CARRERA_BIN, "match", "--config", path, "--pgn", whole, "--out",
+                             h5_whole, "--quiet", NULL };
+    Run r = run_program(argv_w);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        FILE *devnull = freopen("/dev/null", "w", stdout);
+        devnull = freopen("/dev/null", "w", stderr);
+        (void)devnull;
+        execl(CARRERA_BIN, CARRERA_BIN, "match", "--config", path, "--pgn", pgn, "--quiet",
+              (char *)NULL);
+        _exit(127);
+    }
+    /* kill it once a few pairs are in the PGN file (or at the latest after 20 s) */
+    for (int waited = 0; waited < 2000; waited++) {
+        FILE *f = fopen(pgn, "r");
+        int events = 0;
+        char line[512];
+        while (f && fgets(line, sizeof line, f))
+            events += strncmp(line, "[Event ", 7) == 0;
+        if (f)
+            fclose(f);
+        if (events >= 6)
+            break;
+        struct timespec pause = { 0, 10000000 };
+        nanosleep(&pause, NULL);
+    }
+    kill(pid, SIGKILL);
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(WIFSIGNALED(status));
+
+    const char *argv_r[] = { CARRERA_BIN, "match", "--config", path, "--pgn", pgn, "--resume",
+                             "--quiet", NULL };
+    r = run_program(argv_r);
+    if (r.status != 0)
+        fail_msg("resume: status %d, stderr %s", r.status, r.err);
+    assert_non_null(strstr(r.out, "24 games (12 pairs)"));
+    run_free(&r);
+    char *a = read_file(whole), *b = read_file(pgn);
+    int count = 0;
+    for (const char *e = strstr(b, "[Event "); e; e = strstr(e + 1, "[Event "))
+        count++;
+    assert_int_equal(count, 24);
+    for (int pair = 1; pair <= 12; pair++)
+        for (int game = 1; game <= 2; game++) {
+            char round[16];
+            snprintf(round, sizeof round, "%d.%d", pair, game);
+            char *ga = game_of_round(a, round), *gb = game_of_round(b, round);
+            assert_non_null(ga);
+            assert_non_null(gb);
+            assert_string_equal(strstr(ga, "\n\n"), strstr(gb, "\n\n"));
+            free(ga);
+            free(gb);
+        }
+    free(a);
+    free(b);
+    /* resuming a finished match plays nothing more; a different match is refused */
+    r = run_program(argv_r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "24 games (12 pairs)"));
+    run_free(&r);
+    snprintf(config, sizeof config,
+             "[match]\nvariant = capablanca\ngames = 26\nrandom_plies = 4\nseed = 3\n"
+             "concurrency = 2\nmax_plies = 160\noutput = %s\n"
+             "[player1]\nname = A\nnodes = 2000\n[player2]\nname = B\nnodes = 2000\n"
+             "[player2.eval]\nValueArchbishopMg = 700\n",
+             h5);
+    write_file(path, config);
+    r = run_program(argv_r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "games"));
+    run_free(&r);
+}
+
 /* A much stronger player 1 (many more nodes): an SPRT for 0 against 150 Elo accepts H1 long
  * before the 400 games, and the match stops handing out pairs. */
 static void test_sprt_stops(void **state)
@@ -293,12 +398,15 @@ static void test_mpi_same_games(void **state)
     Run r = match(path, one);
     assert_int_equal(r.status, 0);
     run_free(&r);
-    const char *argv[16];
+    const char *argv[24];
     int n = 0;
     for (int i = 0; i < 7 && mpi_launcher[i]; i++)
         argv[n++] = mpi_launcher[i];
-    const char *rest[] = { CARRERA_BIN, "match", "--config", path, "--pgn", two, "--quiet", NULL };
-    for (int i = 0; i < 8; i++)
+    char h5[512];
+    snprintf(h5, sizeof h5, "%s/mpi-2.h5", dir);
+    const char *rest[] = { CARRERA_BIN, "match", "--config", path, "--pgn", two, "--out", h5,
+                           "--quiet", NULL };
+    for (int i = 0; i < 10; i++)
         argv[n++] = rest[i];
     r = run_program(argv);
     if (r.status != 0)
@@ -337,6 +445,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_against_fairy_stockfish),
         cmocka_unit_test(test_faulty_engines),
         cmocka_unit_test(test_sprt_stops),
+        cmocka_unit_test(test_kill_and_resume),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
