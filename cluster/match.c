@@ -417,9 +417,12 @@ static void print_summary(const Run *run, double seconds)
                c->sprt_elo0, c->sprt_elo1, c->sprt_alpha, c->sprt_beta, run->sprt.llr,
                run->sprt.lower, run->sprt.upper, stats_sprt_decision_name(run->sprt.decision));
     printf("endings:");
+    const char *separator = " ";
     for (int e = 0; e < END_NB; e++)
-        if (t->endings[e])
-            printf(" %s %" PRIu64 ",", game_ending_name((GameEnding)e), t->endings[e]);
+        if (t->endings[e]) {
+            printf("%s%s %" PRIu64, separator, game_ending_name((GameEnding)e), t->endings[e]);
+            separator = ", ";
+        }
     printf("\n");
 }
 
@@ -608,6 +611,7 @@ int match_command(int argc, char **argv)
         if (closed != 0 && !run->error[0])
             snprintf(run->error, sizeof run->error, "%.500s: %.500s", cfg.output, h5err);
         print_summary(run, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+        fflush(stdout);
         fprintf(stderr, "games: %s\nresult: %s\n", cfg.pgn, cfg.output);
         if (run->error[0]) {
             fprintf(stderr, "carrera: error: %s\n", run->error);
