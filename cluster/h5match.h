@@ -75,9 +75,6 @@ bool h5match_done_has(const H5MatchDone *done, uint64_t pair);
  * error (a pair must never count twice). Returns 0, or -1 with a message. */
 int h5match_record_pair(H5Match *h, uint64_t pair, const GameRecord g[2], char *err, size_t errlen);
 
-/* Pairs in the file (recorded by this run or before it). */
-uint64_t h5match_pairs(const H5Match *h);
-
 /* How many times the file was resumed before this run (0 for a new file). */
 int h5match_resume_count(const H5Match *h);
 

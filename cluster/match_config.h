@@ -45,10 +45,6 @@ typedef struct MatchConfig {
  * (`FILE:LINE: ...`), *out then holding nothing to free. */
 int match_config_read(const char *path, MatchConfig *out, char *err, size_t errlen);
 
-/* The same for text already in memory (a configuration kept in a result file). */
-int match_config_parse(const char *text, const char *name, MatchConfig *out, char *err,
-                       size_t errlen);
-
 void match_config_free(MatchConfig *c);
 
 #endif

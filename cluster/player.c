@@ -34,18 +34,6 @@ struct Player {
     bool engine_up; /* started and set up; false after a fault until the next game */
 };
 
-const char *player_fault_name(PlayerFault f)
-{
-    switch (f) {
-    case FAULT_NONE: return "none";
-    case FAULT_CRASH: return "crash";
-    case FAULT_TIMEOUT: return "timeout";
-    case FAULT_GARBAGE: return "garbage";
-    case FAULT_ILLEGAL: return "illegal move";
-    }
-    return "unknown";
-}
-
 static double now_seconds(void)
 {
     struct timespec t;

@@ -56,9 +56,6 @@ typedef enum PlayerFault {
     FAULT_ILLEGAL  /* a bestmove that is not a legal turn of the position */
 } PlayerFault;
 
-/* "crash", "timeout", "garbage", "illegal move", "none". */
-const char *player_fault_name(PlayerFault f);
-
 /* A player's answer for one turn. */
 typedef struct PlayerMove {
     Turn turn;        /* legal in the position asked about (when fault == FAULT_NONE) */
