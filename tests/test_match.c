@@ -380,6 +380,51 @@ static void test_kill_and_resume(void **state)
     run_free(&r);
 }
 
+/* Openings from an EPD file, one line per pair in order; and a Marseillais match, whose PGN
+ * writes turns in the source notation (1.e4/Nf3//e5/Nc6). */
+static void test_openings_file_and_marseillais(void **state)
+{
+    (void)state;
+    char openings[512], path[512], out[512], config[1024];
+    snprintf(openings, sizeof openings, "%s/openings.epd", dir);
+    write_file(openings, "# two openings\n"
+                         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
+                         "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - ;c0 \"open game\"\n");
+    snprintf(path, sizeof path, "%s/file.ini", dir);
+    snprintf(out, sizeof out, "%s/file.pgn", dir);
+    snprintf(config, sizeof config,
+             "[match]\ngames = 4\nopenings = file %s\nmax_plies = 12\n"
+             "[player1]\nnodes = 300\n[player2]\nnodes = 300\n", openings);
+    write_file(path, config);
+    Run r = match(path, out);
+    if (r.status != 0)
+        fail_msg("status %d, stderr %s", r.status, r.err);
+    run_free(&r);
+    char *pgn = read_file(out);
+    char *first = game_of_round(pgn, "1.2"), *second = game_of_round(pgn, "2.1");
+    assert_non_null(first);
+    assert_non_null(second);
+    assert_non_null(strstr(first, "[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\"]"));
+    assert_non_null(strstr(second, "[FEN \"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1\"]"));
+    free(first);
+    free(second);
+    free(pgn);
+
+    snprintf(path, sizeof path, "%s/marseillais.ini", dir);
+    snprintf(out, sizeof out, "%s/marseillais.pgn", dir);
+    write_file(path, "[match]\nturns = marseillais\ngames = 2\nmax_plies = 6\n"
+                     "[player1]\nnodes = 300\n[player2]\nnodes = 300\n");
+    r = match(path, out);
+    if (r.status != 0)
+        fail_msg("status %d, stderr %s", r.status, r.err);
+    run_free(&r);
+    pgn = read_file(out);
+    assert_non_null(strstr(pgn, "[TurnRules \"marseillais\"]"));
+    assert_non_null(strstr(pgn, "1."));
+    assert_non_null(strstr(pgn, "//"));
+    free(pgn);
+}
+
 /* A much stronger player 1 (many more nodes): an SPRT for 0 against 150 Elo accepts H1 long
  * before the 400 games, and the match stops handing out pairs. */
 static void test_sprt_stops(void **state)
@@ -470,6 +515,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_same_games_any_threads),
         cmocka_unit_test(test_against_fairy_stockfish),
         cmocka_unit_test(test_faulty_engines),
+        cmocka_unit_test(test_openings_file_and_marseillais),
         cmocka_unit_test(test_sprt_stops),
         cmocka_unit_test(test_kill_and_resume),
     };
