@@ -194,10 +194,13 @@ static void record_pair(Run *run, uint64_t pair, GameRecord g[2])
 static int play_pair(const MatchConfig *c, const Openings *o, Player *players[2], uint64_t pair,
                      GameRecord g[2], char *err, size_t errlen)
 {
-    Position start;
-    if (openings_position(o, pair, &start, err, errlen) != 0)
-        return -1;
     for (int k = 0; k < 2; k++) {
+        Position start;
+        if (openings_position(o, pair, k, &start, err, errlen) != 0) {
+            if (k == 1)
+                game_record_free(&g[0]);
+            return -1;
+        }
         Player *white = players[k], *black = players[1 - k];
         if (player_new_game(white, err, errlen) != 0 || player_new_game(black, err, errlen) != 0
             || match_play_game(white, black, &start, &c->rules, c->castle960, &c->adjudication,

@@ -106,7 +106,8 @@ void openings_free(Openings *o)
     o->n_lines = 0;
 }
 
-int openings_position(const Openings *o, uint64_t pair, Position *out, char *err, size_t errlen)
+int openings_position(const Openings *o, uint64_t pair, int game, Position *out, char *err,
+                      size_t errlen)
 {
     const MatchConfig *c = o->cfg;
     Rng rng = rng_new(c->seed * 0x9E3779B97F4A7C15ull ^ (pair + 1) * 0xD1B54A32D192ED03ull);
@@ -117,6 +118,11 @@ int openings_position(const Openings *o, uint64_t pair, Position *out, char *err
         setup_random(&s, c->variant, rng_next(&rng));
     else
         setup_start(&s, c->variant);
+    /* the same change for both games of the pair: drawn before the colour is known */
+    Rng change = o->imbalance ? rng_new(rng_next(&rng)) : rng;
+    if (o->imbalance
+        && imbalance_apply(o->imbalance, &s, game == 0 ? BLACK : WHITE, &change, err, errlen) != 0)
+        return -1;
     Position start;
     position_from_setup(&start, &s);
     TurnList list = { 0 };
