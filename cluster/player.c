@@ -248,7 +248,9 @@ static int think_uci(Player *p, const Game *g, const int64_t clock_ms[2], Player
     free(position);
     out->nodes = answer.nodes;
     if (a != ANSWER_OK) {
-        p->engine_up = false; /* engine_search stopped it; the next game restarts it */
+        /* engine_search has ended the process; this frees the rest, the next game restarts it */
+        engine_stop(&p->engine);
+        p->engine_up = false;
         out->fault = a == ANSWER_TIMEOUT ? FAULT_TIMEOUT : a == ANSWER_GARBAGE ? FAULT_GARBAGE
                                                                                : FAULT_CRASH;
         return -1;
