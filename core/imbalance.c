@@ -12,6 +12,7 @@ const PieceType material_types[MATERIAL_TYPES] = { PAWN, KNIGHT, BISHOP, ROOK,
 static PieceType type_of_letter(char c)
 {
     switch (c) {
+    case 'P': return PAWN;
     case 'N': return KNIGHT;
     case 'B': return BISHOP;
     case 'R': return ROOK;
@@ -33,7 +34,7 @@ static int read_side(const char *text, size_t len, PieceType *out, const char *w
     for (size_t i = 0; i < len; i++)
         if ((out[i] = type_of_letter(text[i])) == NO_TYPE)
             return errmsg_fail(err, errlen,
-                               "imbalance '%s': '%c' is not one of the pieces N B R A C Q (J)",
+                               "imbalance '%s': '%c' is not one of the pieces P N B R A C Q (J)",
                                whole, text[i]);
     return (int)len;
 }
@@ -126,11 +127,21 @@ int imbalance_apply(const Imbalance *im, Setup *s, int other, Rng *rng, char *er
         freed[n_freed++] = sq;
     }
     const int third = other == WHITE ? 2 : RANKS - 3;
+    /* pieces take the squares the given-up pieces left (a pawn's square is no place for a pawn
+     * of the back rank's pieces, and no back-rank square takes a pawn); the rest go to the
+     * third rank */
+    bool used[IMBALANCE_MAX_PIECES] = { false };
     for (int i = 0; i < im->n_get; i++) {
-        int sq;
-        if (i < n_freed) {
-            sq = freed[i];
-        } else {
+        int sq = NO_SQUARE;
+        for (int k = 0; k < n_freed && sq == NO_SQUARE; k++) {
+            int rank = freed[k] / files;
+            bool back = rank == 0 || rank == RANKS - 1;
+            if (!used[k] && !(back && im->get[i] == PAWN)) {
+                sq = freed[k];
+                used[k] = true;
+            }
+        }
+        if (sq == NO_SQUARE) {
             int empty[MAX_FILES], n = 0;
             for (int f = 0; f < files; f++)
                 if (s->board[third * files + f] == NO_PIECE)

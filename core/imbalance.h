@@ -26,8 +26,9 @@ typedef struct Imbalance {
     bool pawn_odds;
 } Imbalance;
 
-/* Reads "X:Y" (X and Y one to four piece letters among N B R A C Q, J for the Archbishop, not
- * the same multiset) or "P". Returns 0, or -1 with a message naming the problem. */
+/* Reads "X:Y" (X and Y one to four letters among P N B R A C Q, J for the Archbishop, not the
+ * same multiset: "N:PPP" is a Knight against three Pawns) or "P". Returns 0, or -1 with a message
+ * naming the problem. */
 int imbalance_parse(const char *text, Imbalance *out, char *err, size_t errlen);
 
 /* The material difference the imbalance makes, the side under test minus the other, counted per
@@ -37,8 +38,8 @@ void imbalance_vector(const Imbalance *im, int diff[MATERIAL_TYPES]);
 /* Changes s, a position with both sides' full armies, for the other side (the colour `other`,
  * WHITE or BLACK): its pieces X are taken off (each chosen at random among those of its type on
  * the board), the pieces Y put on the squares they left, and any left over on random empty
- * squares of its third rank (rank 3 for White, 6 for Black); castling rights of a rook taken off
- * go with it. Pawn odds removes its f-pawn. Returns 0, or -1 with a message when the army lacks
+ * squares of its third rank (rank 3 for White, 6 for Black; pawns never go to a back rank);
+ * castling rights of a rook taken off go with it. Pawn odds removes its f-pawn. Returns 0, or -1 with a message when the army lacks
  * a piece of X or there is no room. */
 int imbalance_apply(const Imbalance *im, Setup *s, int other, Rng *rng, char *err, size_t errlen);
 

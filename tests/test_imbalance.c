@@ -48,6 +48,7 @@ static void test_parse(void **state)
     } bad[] = {
         { "Q", "write X:Y" },           { "Q:", "1 to 4 piece letters" },
         { ":A", "1 to 4 piece letters" }, { "K:Q", "'K' is not one of the pieces" },
+        { "PP:PP", "the same pieces" },
         { "Q:Z", "'Z' is not one" },     { "RN:NR", "the same pieces" },
         { "QQQQQ:A", "1 to 4" },
     };
@@ -64,7 +65,7 @@ static void test_apply(void **state)
     (void)state;
     const Variant *v = variant_by_name("caparandom");
     static const char *const tests[] = { "Q:A", "Q:C", "C:A", "A:RN", "C:RN", "A:RB", "Q:RR",
-                                         "BB:NN", "P" };
+                                         "BB:NN", "P", "N:PPP", "BN:RP", "PPP:N" };
     Rules single = { TURNS_SINGLE, EP_CLASSIC };
     for (size_t t = 0; t < sizeof tests / sizeof *tests; t++) {
         Imbalance im;
