@@ -2,6 +2,8 @@
  * is one move and the generator's legal moves are used directly; under the double-move rules the
  * turn generator of turn.h supplies complete turns, so a first-movement check ending the turn,
  * the en passant rules and every rule set's game ends are exactly those of perft. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
 #include "search.h"
 
 #include "game.h"
