@@ -13,7 +13,7 @@ typedef struct Zobrist {
 } Zobrist;
 
 /* Fills the table from a fixed seed; call once before zobrist() is used (not thread-safe by
- * itself: position.c calls it under call_once). */
+ * itself: position.c calls it under pthread_once). */
 void zobrist_init(void);
 
 /* The keys. */
