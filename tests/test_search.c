@@ -271,6 +271,9 @@ static void test_node_limit_deterministic(void **state)
 
 /* ---- legality over self-play ------------------------------------------------------------------ */
 
+/* How many times the default number of self-play games to play (`test_search selfplay N`). */
+static int games_scale = 1;
+
 /* Random openings (a few random legal turns), then fast searches on both sides. */
 static void self_play(const char *variant, TurnRules turns, EpRule ep, int games, int nodes)
 {
@@ -311,15 +314,15 @@ static void test_self_play_single(void **state)
     int count;
     const Variant *const *all = variant_all(&count);
     for (int i = 0; i < count; i++)
-        self_play(all[i]->name, TURNS_SINGLE, EP_CLASSIC, 3, 2000);
+        self_play(all[i]->name, TURNS_SINGLE, EP_CLASSIC, 3 * games_scale, 2000);
 }
 
 static void test_self_play_double(void **state)
 {
     (void)state;
     for (int t = TURNS_MARSEILLAIS; t < TURNS_NB; t++) {
-        self_play("chess", (TurnRules)t, EP_CLASSIC, 2, 1500);
-        self_play("capablanca", (TurnRules)t, EP_MODERN, 1, 1500);
+        self_play("chess", (TurnRules)t, EP_CLASSIC, 2 * games_scale, 1500);
+        self_play("capablanca", (TurnRules)t, EP_MODERN, games_scale, 1500);
     }
 }
 
@@ -348,8 +351,18 @@ static void test_time_budget(void **state)
     assert_int_equal(search_time_budget(&l, BLACK, &soft), 0);
 }
 
-int main(void)
+/* `test_search` runs everything; `test_search selfplay N` only the self-play legality games, N
+ * times as many (the slow suite). */
+int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "selfplay") == 0) {
+        games_scale = atoi(argv[2]) > 0 ? atoi(argv[2]) : 1;
+        const struct CMUnitTest selfplay[] = {
+            cmocka_unit_test(test_self_play_single),
+            cmocka_unit_test(test_self_play_double),
+        };
+        return cmocka_run_group_tests(selfplay, NULL, NULL);
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_see),
         cmocka_unit_test(test_short_mates),
