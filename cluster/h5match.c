@@ -31,9 +31,6 @@
 /* Longest game_ending_name ("insufficient material") and its NUL, with room to spare. */
 #define TERMINATION_MAX 32
 
-/* The pieces counted in the material column, P N B R A C Q (kings are always there). */
-#define MATERIAL_TYPES (QUEEN - PAWN + 1)
-
 #define CHUNK_ROWS 64
 
 /* Rows read per HDF5 call on resume: bounded memory. */

@@ -71,6 +71,7 @@ typedef struct Run {
     uint64_t games_before;        /* games the checkpoint held: not this run's work */
     atomic_bool stop;
     Tally tally;
+    Tally groups[MATCH_MAX_IMBALANCES]; /* a material-odds match: the tally of each imbalance */
     Sprt sprt;
     Progress progress;
     char error[1024]; /* the first error of any thread */
@@ -139,7 +140,10 @@ static void record_pair(Run *run, uint64_t pair, GameRecord g[2])
     Tally *t = &run->tally;
     double s[2] = { player1_score(&g[0], 0), player1_score(&g[1], 1) };
     GameEnding e[2] = { g[0].ending, g[1].ending };
-    tally_pair(t, s, e, g[0].nodes[0] + g[0].nodes[1] + g[1].nodes[0] + g[1].nodes[1]);
+    uint64_t nodes = g[0].nodes[0] + g[0].nodes[1] + g[1].nodes[0] + g[1].nodes[1];
+    tally_pair(t, s, e, nodes);
+    if (c->n_imbalances)
+        tally_pair(&run->groups[pair / c->pairs_per_imbalance], s, e, nodes);
 
     char limits[2][160], both[330];
     limits_text(&c->players[0], limits[0], sizeof limits[0]);
@@ -391,6 +395,28 @@ static void work(const MatchConfig *c, const Openings *o, int threads)
     free(errors);
 }
 
+/* A material-odds match: each imbalance's result for the side under test (player 1). */
+static void print_imbalances(const Run *run)
+{
+    const MatchConfig *c = run->cfg;
+    printf("imbalance   games  W-D-L            score    Elo per game            Elo per pair\n");
+    for (int i = 0; i < c->n_imbalances; i++) {
+        const Tally *t = &run->groups[i];
+        TrinomialStats tri;
+        PentanomialStats penta;
+        if (!stats_trinomial(t->wins, t->draws, t->losses, &tri)) {
+            printf("%-10s  %5d  (not played)\n", c->imbalances[i].name, 0);
+            continue;
+        }
+        stats_pentanomial(t->pairs, &penta);
+        char wdl[32];
+        snprintf(wdl, sizeof wdl, "%" PRIu64 "-%" PRIu64 "-%" PRIu64, t->wins, t->draws, t->losses);
+        printf("%-10s  %5" PRIu64 "  %-15s  %.4f  %+7.1f [%+7.1f, %+7.1f]  %+7.1f [%+7.1f, %+7.1f]\n",
+               c->imbalances[i].name, t->games_done, wdl, tri.score, tri.elo, tri.elo_lo,
+               tri.elo_hi, penta.elo, penta.elo_lo, penta.elo_hi);
+    }
+}
+
 static void print_summary(const Run *run, double seconds)
 {
     const MatchConfig *c = run->cfg;
@@ -415,6 +441,8 @@ static void print_summary(const Run *run, double seconds)
            t->pairs[PAIR_LL], t->pairs[PAIR_LD], t->pairs[PAIR_EVEN], t->pairs[PAIR_WD],
            t->pairs[PAIR_WW]);
     printf("LOS %.1f %%  draw ratio %.1f %%\n", 100.0 * tri.los, 100.0 * tri.draw_ratio);
+    if (c->n_imbalances)
+        print_imbalances(run);
     if (c->sprt)
         printf("SPRT elo0 %.1f elo1 %.1f alpha %.3f beta %.3f: LLR %.3f [%.3f, %.3f], %s\n",
                c->sprt_elo0, c->sprt_elo1, c->sprt_alpha, c->sprt_beta, run->sprt.llr,
@@ -502,9 +530,13 @@ static int start_rank0(Run *run, MatchConfig *cfg, const Provenance *prov, bool 
         for (uint64_t p = 0; p < run->n_pairs; p++)
             if (!h5match_done_has(&done, p))
                 run->todo[run->n_todo++] = p;
-        for (size_t i = 0; i < done.n; i++)
-            tally_pair(&run->tally, done.pairs[i].score, done.pairs[i].ending,
-                       done.pairs[i].nodes[0] + done.pairs[i].nodes[1]);
+        for (size_t i = 0; i < done.n; i++) {
+            uint64_t nodes = done.pairs[i].nodes[0] + done.pairs[i].nodes[1];
+            tally_pair(&run->tally, done.pairs[i].score, done.pairs[i].ending, nodes);
+            if (cfg->n_imbalances)
+                tally_pair(&run->groups[done.pairs[i].pair / cfg->pairs_per_imbalance],
+                           done.pairs[i].score, done.pairs[i].ending, nodes);
+        }
         run->games_before = run->tally.games_done;
         if (cfg->sprt)
             stats_sprt_update(&run->sprt, run->tally.pairs);

@@ -145,6 +145,22 @@ static void match_key(Reader *r, const IniEntry *e)
         r->sprt_given[i] = true;
         if (!r->sprt_line)
             r->sprt_line = e->line;
+    } else if (strcmp(k, "imbalances") == 0) {
+        char list[512], why[256];
+        snprintf(list, sizeof list, "%s", v);
+        c->n_imbalances = 0;
+        for (char *t = strtok(list, ", \t"); t; t = strtok(NULL, ", \t")) {
+            if (c->n_imbalances == MATCH_MAX_IMBALANCES) {
+                ini_fail(&r->check, e->line, "more than %d imbalances", MATCH_MAX_IMBALANCES);
+                return;
+            }
+            if (imbalance_parse(t, &c->imbalances[c->n_imbalances++], why, sizeof why) != 0) {
+                ini_fail(&r->check, e->line, "bad value for imbalances: %s", why);
+                return;
+            }
+        }
+        if (c->n_imbalances == 0)
+            bad(r, e, "a list of imbalances such as Q:A, A:RN, N:PPP, P");
     } else if (strcmp(k, "output") == 0 || strcmp(k, "pgn") == 0) {
         char *dst = k[0] == 'o' ? c->output : c->pgn;
         if (v[0] == '\0' || strlen(v) >= CONFIG_PATH_MAX)
@@ -156,7 +172,7 @@ static void match_key(Reader *r, const IniEntry *e)
                         "[match] takes variant, turns, ep_rule, games, openings, random_plies, "
                         "seed, concurrency, max_plies, resign_score, resign_moves, draw_score, "
                         "draw_moves, draw_min_plies, sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta, "
-                        "output, pgn");
+                        "imbalances, output, pgn");
     }
 }
 
@@ -276,6 +292,23 @@ static void check_whole(Reader *r, const Ini *ini)
                  "[match] needs games = N");
     if (c->games % 2)
         c->games++; /* whole pairs: every opening with both colours */
+    if (c->n_imbalances > 0) {
+        int line = line_of(ini, "match", "imbalances");
+        c->pairs_per_imbalance = (uint64_t)c->games / 2;
+        if ((uint64_t)c->games * (uint64_t)c->n_imbalances > MATCH_MAX_GAMES)
+            ini_fail(&r->check, line, "%d imbalances of %d games are too many games", c->n_imbalances,
+                     c->games);
+        c->games *= c->n_imbalances;
+        /* each must fit the variant's armies: tried on its start array */
+        for (int i = 0; i < c->n_imbalances; i++) {
+            Setup s;
+            setup_start(&s, c->variant);
+            Rng rng = rng_new(1);
+            char why[256];
+            if (imbalance_apply(&c->imbalances[i], &s, BLACK, &rng, why, sizeof why) != 0)
+                ini_fail(&r->check, line, "%s", why);
+        }
+    }
     if (c->openings == OPENINGS_RANDOM && !c->variant->random_array)
         ini_fail(&r->check, line_of(ini, "match", "openings"),
                  "openings = random needs a variant with random start arrays (chess960, caparandom)");

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "imbalance.h"
 #include "match_game.h"
 #include "player.h"
 
@@ -20,6 +21,7 @@ typedef enum OpeningKind {
 } OpeningKind;
 
 #define MATCH_MAX_GAMES 100000000
+#define MATCH_MAX_IMBALANCES 32
 
 typedef struct MatchConfig {
     char *file;                /* as given, for messages */
@@ -39,6 +41,12 @@ typedef struct MatchConfig {
     char output[CONFIG_PATH_MAX]; /* HDF5 result (default: the file's name with .h5) */
     char pgn[CONFIG_PATH_MAX];    /* PGN of every game (default: the file's name with .pgn) */
     PlayerConfig players[2];
+    /* Material-odds matches (piece-value tests): each imbalance gets games / n_imbalances games,
+     * pairs_per_imbalance pairs numbered in one block per imbalance, in the order given; player 1
+     * plays the side under test (its material unchanged). */
+    Imbalance imbalances[MATCH_MAX_IMBALANCES];
+    int n_imbalances;
+    uint64_t pairs_per_imbalance;
 } MatchConfig;
 
 /* Reads and validates the match in the file at path. Returns 0; or -1 with one message in err

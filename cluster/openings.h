@@ -9,7 +9,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "imbalance.h"
 #include "match_config.h"
 #include "position.h"
 
@@ -17,9 +16,6 @@ typedef struct Openings {
     const MatchConfig *cfg;
     Setup *lines; /* OPENINGS_FILE: every position of the file, checked */
     size_t n_lines;
-    /* An imbalance test (piece-value tuning): the side player 1 does not play (Black in game 1,
-     * White in game 2) has its material changed before the random turns; NULL for a match. */
-    const Imbalance *imbalance;
 } Openings;
 
 /* Prepares the openings of c (reading and checking the whole file for OPENINGS_FILE: a bad
@@ -29,7 +25,9 @@ int openings_load(Openings *o, const MatchConfig *c, char *err, size_t errlen);
 void openings_free(Openings *o);
 
 /* The start position of game (0 or 1) of pair number pair (0, 1, ...): the same for both games
- * of a pair, but for an imbalance test (see Openings). Random turns never end the game: an
+ * of a pair, except in a material-odds match (MatchConfig imbalances): there the pair's
+ * imbalance changes the material of the side player 1 does not play (Black in game 1, White in
+ * game 2) before the random turns. Random turns never end the game: an
  * opening whose random turns would is drawn again. Returns 0, or -1 with a message when no
  * opening with the game still on can be found (a position with hardly any play left) or the
  * imbalance does not fit the array. */

@@ -22,6 +22,7 @@
 #include <hdf5.h>
 
 #include "run.h"
+#include "types.h"
 
 #if !defined(CARRERA_BIN) || !defined(CARRERA_MATCH_DATA) || !defined(CARRERA_FAIRY_STOCKFISH)
 #error "CARRERA_BIN, CARRERA_MATCH_DATA and CARRERA_FAIRY_STOCKFISH must be defined"
@@ -425,6 +426,57 @@ static void test_openings_file_and_marseillais(void **state)
     free(pgn);
 }
 
+/* A material-odds match: one block of pairs per imbalance, the side under test (player 1) keeps
+ * its army and the other side's is changed, on both colours; a result line per imbalance. */
+static void test_imbalances(void **state)
+{
+    (void)state;
+    char path[512], out[512];
+    snprintf(path, sizeof path, "%s/imbalance.ini", dir);
+    snprintf(out, sizeof out, "%s/imbalance.pgn", dir);
+    write_file(path, "[match]\nvariant = caparandom\nopenings = random\nimbalances = Q:A, P\n"
+                     "games = 2\nmax_plies = 16\n[player1]\nnodes = 300\n[player2]\nnodes = 300\n");
+    Run r = match(path, out);
+    if (r.status != 0)
+        fail_msg("status %d, stderr %s", r.status, r.err);
+    assert_non_null(strstr(r.out, "4 games (2 pairs)"));
+    assert_non_null(strstr(r.out, "\nQ:A             2  "));
+    assert_non_null(strstr(r.out, "\nP               2  "));
+    run_free(&r);
+    char *pgn = read_file(out);
+    /* pair 1 is Q:A: Black (the changed side in game 1) has two Archbishops and no Queen, and
+     * White in game 2 */
+    for (int game = 1; game <= 2; game++) {
+        char round[8];
+        snprintf(round, sizeof round, "1.%d", game);
+        char *g = game_of_round(pgn, round);
+        assert_non_null(g);
+        const char *tag = strstr(g, "[FEN \"");
+        assert_non_null(tag);
+        char fen[FEN_MAX] = "";
+        memcpy(fen, tag + 6, strcspn(tag + 6, "\""));
+        const char *last_rank = strrchr(fen, '/') + 1;
+        size_t first_len = strcspn(fen, "/"), last_len = strcspn(last_rank, " ");
+        char black[16] = "", white[16] = "";
+        memcpy(black, fen, first_len);
+        memcpy(white, last_rank, last_len);
+        const char *changed = game == 1 ? black : white, *kept = game == 1 ? white : black;
+        char q = game == 1 ? 'q' : 'Q', a = game == 1 ? 'a' : 'A';
+        assert_null(strchr(changed, q));
+        assert_true(strchr(changed, a) && strchr(strchr(changed, a) + 1, a));
+        assert_non_null(strchr(kept, game == 1 ? 'Q' : 'q'));
+        free(g);
+    }
+    free(pgn);
+    /* an imbalance the army cannot make is refused with the file's line */
+    write_file(path, "[match]\nvariant = janus\ngames = 2\nimbalances = C:A\n"
+                     "[player1]\nnodes = 300\n[player2]\nnodes = 300\n");
+    r = match(path, out);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "imbalance.ini:4: imbalance C:A: Black has no C to give up in janus"));
+    run_free(&r);
+}
+
 /* A much stronger player 1 (many more nodes): an SPRT for 0 against 150 Elo accepts H1 long
  * before the 400 games, and the match stops handing out pairs. */
 static void test_sprt_stops(void **state)
@@ -516,6 +568,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_against_fairy_stockfish),
         cmocka_unit_test(test_faulty_engines),
         cmocka_unit_test(test_openings_file_and_marseillais),
+        cmocka_unit_test(test_imbalances),
         cmocka_unit_test(test_sprt_stops),
         cmocka_unit_test(test_kill_and_resume),
     };
