@@ -30,6 +30,7 @@ static void usage(FILE *out)
           "  uci     talk the UCI protocol on stdin/stdout: play (go), perft (go perft)\n"
           "  bench   the engine's fixed search and its node-count signature\n"
           "  match   play a match between two engine configurations (carrera match --help)\n"
+          "  tune    piece values from material-odds matches (carrera tune --help)\n"
           "  bisect  find where a UCI engine's perft differs from Carrera's\n"
           "          (carrera bisect --help)\n"
           "  check-config\n"
@@ -63,6 +64,8 @@ int main(int argc, char **argv)
         return perft_command(argc - 1, argv + 1);
     if (strcmp(command, "match") == 0)
         return match_command(argc - 1, argv + 1);
+    if (strcmp(command, "tune") == 0)
+        return tune_command(argc - 1, argv + 1);
     if (strcmp(command, "bench") == 0)
         return bench_command(argc - 1, argv + 1);
     if (strcmp(command, "bisect") == 0)

@@ -29,6 +29,7 @@
 #include "progress.h"
 #include "provenance.h"
 #include "stats.h"
+#include "tune.h"
 
 void match_usage(FILE *out)
 {
@@ -557,7 +558,22 @@ static int start_rank0(Run *run, MatchConfig *cfg, const Provenance *prov, bool 
     return 0;
 }
 
-int match_command(int argc, char **argv)
+void tune_usage(FILE *out)
+{
+    fputs("usage: carrera tune --config FILE.ini [--out RESULT.h5] [--pgn GAMES.pgn] [--resume]\n"
+          "                    [--quiet]\n"
+          "\n"
+          "Piece values by the imbalance method: plays the material-odds match of FILE.ini (a\n"
+          "match file with `imbalances = ...`, as carrera match does: MPI, PGN, result file,\n"
+          "resume), then fits every imbalance's pair counts at once and prints each piece's value\n"
+          "in pawns with its 95% interval. The imbalances must tie the pieces to the pawn: pawn\n"
+          "odds (P) and at least one trade of pieces for pawns (N:PPP, BN:RP, ...).\n",
+          out);
+}
+
+/* `carrera match` and `carrera tune` (tune: the file must be a material-odds match, and the
+ * piece values are fitted at the end). */
+static int run_command(int argc, char **argv, bool tune)
 {
     const char *config = NULL, *out = NULL, *pgn = NULL;
     bool quiet = false, resume = false;
@@ -567,15 +583,16 @@ int match_command(int argc, char **argv)
                                { "--resume", NULL, &resume },
                                { "--quiet", NULL, &quiet },
                                { NULL, NULL, NULL } };
-    int parsed = options_parse(argc, argv, "match", options);
+    const char *command = tune ? "tune" : "match";
+    int parsed = options_parse(argc, argv, command, options);
     if (parsed == 1) {
-        match_usage(stdout);
+        (tune ? tune_usage : match_usage)(stdout);
         return 0;
     }
     if (parsed < 0)
         return EXIT_USAGE;
     if (!config)
-        return cli_error("match needs --config FILE.ini (see carrera match --help)");
+        return cli_error("%s needs --config FILE.ini (see carrera %s --help)", command, command);
     char err[1024] = "";
     if (comm_init(NULL, NULL, err, sizeof err) != 0)
         return cli_error("%s", err);
@@ -592,6 +609,11 @@ int match_command(int argc, char **argv)
         snprintf(err, sizeof err, "out of memory");
         status = 1;
     } else if (match_config_read(config, &cfg, err, sizeof err) != 0) {
+        status = EXIT_USAGE;
+    } else if (tune && cfg.n_imbalances == 0) {
+        snprintf(err, sizeof err,
+                 "%.900s: a tune run needs imbalances = ... in [match] (e.g. Q:A, N:PPP, P)",
+                 config);
         status = EXIT_USAGE;
     } else {
         if (out)
@@ -646,6 +668,15 @@ int match_command(int argc, char **argv)
         if (closed != 0 && !run->error[0])
             snprintf(run->error, sizeof run->error, "%.500s: %.500s", cfg.output, h5err);
         print_summary(run, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+        if (tune && !run->error[0]) {
+            uint64_t pairs[MATCH_MAX_IMBALANCES][PAIR_CLASSES];
+            for (int i = 0; i < cfg.n_imbalances; i++)
+                memcpy(pairs[i], run->groups[i].pairs, sizeof pairs[i]);
+            char why[512];
+            if (tune_fit_print(stdout, &cfg, (const uint64_t(*)[PAIR_CLASSES])pairs, why,
+                               sizeof why) != 0)
+                status = 1;
+        }
         fflush(stdout);
         fprintf(stderr, "games: %s\nresult: %s\n", cfg.pgn, cfg.output);
         if (run->error[0]) {
@@ -673,3 +704,7 @@ int match_command(int argc, char **argv)
     comm_finalize();
     return status;
 }
+
+int match_command(int argc, char **argv) { return run_command(argc, argv, false); }
+
+int tune_command(int argc, char **argv) { return run_command(argc, argv, true); }

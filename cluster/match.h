@@ -9,4 +9,10 @@ int match_command(int argc, char **argv);
 
 void match_usage(FILE *out);
 
+/* Runs `carrera tune ARGS` (argv[0] is "tune"): a material-odds match and the piece values
+ * fitted from it (tune.h). */
+int tune_command(int argc, char **argv);
+
+void tune_usage(FILE *out);
+
 #endif

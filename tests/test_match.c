@@ -477,6 +477,47 @@ static void test_imbalances(void **state)
     run_free(&r);
 }
 
+/* carrera tune: the file must be a material-odds match; a design that cannot separate the pieces
+ * is refused after the games; a complete design prints a value and interval per piece (here from
+ * a lopsided match, so the values only show the fit ran: the fit itself is test_tune_stats'). */
+static void tune(const char *config, const char *name, Run *r)
+{
+    char path[512], pgn[512], h5[512];
+    snprintf(path, sizeof path, "%s/%s.ini", dir, name);
+    snprintf(pgn, sizeof pgn, "%s/%s.pgn", dir, name);
+    snprintf(h5, sizeof h5, "%s/%s.h5", dir, name);
+    write_file(path, config);
+    const char *argv[] = { CARRERA_BIN, "tune", "--config", path, "--pgn", pgn, "--out", h5,
+                           "--quiet", NULL };
+    *r = run_program(argv);
+}
+
+static void test_tune(void **state)
+{
+    (void)state;
+    Run r;
+    tune("[match]\ngames = 2\n[player1]\nnodes = 100\n[player2]\nnodes = 100\n", "tune-plain", &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "a tune run needs imbalances"));
+    run_free(&r);
+    tune("[match]\nvariant = capablanca\nimbalances = Q:A, P\ngames = 2\nmax_plies = 20\n"
+         "[player1]\nnodes = 200\n[player2]\nnodes = 200\n", "tune-singular", &r);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "no piece values: the imbalance tests cannot separate"));
+    run_free(&r);
+    tune("[match]\nvariant = caparandom\nopenings = random\n"
+         "imbalances = Q:A, A:RN, R:NP, N:PPP, P\ngames = 40\nmax_plies = 150\n"
+         "resign_score = 800\nresign_moves = 2\n"
+         "[player1]\nnodes = 3000\n[player2]\nnodes = 30\n", "tune-lopsided", &r);
+    if (r.status != 0)
+        fail_msg("status %d\n%s\n%s", r.status, r.out, r.err);
+    assert_non_null(strstr(r.out, "piece values (pawns, 95% intervals; least squares over 5 imbalances"));
+    static const char *const pieces[] = { "\n  N ", "\n  R ", "\n  A ", "\n  Q " };
+    for (int i = 0; i < 4; i++)
+        assert_non_null(strstr(r.out, pieces[i]));
+    run_free(&r);
+}
+
 /* A much stronger player 1 (many more nodes): an SPRT for 0 against 150 Elo accepts H1 long
  * before the 400 games, and the match stops handing out pairs. */
 static void test_sprt_stops(void **state)
@@ -569,6 +610,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_faulty_engines),
         cmocka_unit_test(test_openings_file_and_marseillais),
         cmocka_unit_test(test_imbalances),
+        cmocka_unit_test(test_tune),
         cmocka_unit_test(test_sprt_stops),
         cmocka_unit_test(test_kill_and_resume),
     };
