@@ -13,6 +13,7 @@
 #include "match_game.h"
 #include "provenance.h"
 #include "stats.h"
+#include "tune.h"
 
 /* Version of the layout, stored in the file; a file of another layout version is refused. */
 #define H5MATCH_FORMAT_VERSION 1
@@ -82,6 +83,7 @@ int h5match_resume_count(const H5Match *h);
 typedef struct H5MatchSummary {
     const Sprt *sprt;     /* the match's SPRT, or NULL when none ran */
     const char *end_time; /* ISO 8601; NULL: now */
+    const TuneFit *tune;  /* a tune run's piece values (group /tune), or NULL */
 } H5MatchSummary;
 
 /* Completes the result and closes it: writes on /match the summary of every pair in the file,

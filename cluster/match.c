@@ -659,8 +659,17 @@ static int run_command(int argc, char **argv, bool tune)
         if (fclose(run->pgn) != 0 && !run->error[0])
             snprintf(run->error, sizeof run->error, "cannot write the PGN file %.900s", cfg.pgn);
         run->pgn = NULL;
+        /* a tune run: the piece values, into the result file's summary and printed */
+        TuneFit *fit = tune && !run->error[0] ? malloc(sizeof *fit) : NULL;
+        if (fit) {
+            uint64_t pairs[MATCH_MAX_IMBALANCES][PAIR_CLASSES];
+            for (int i = 0; i < cfg.n_imbalances; i++)
+                memcpy(pairs[i], run->groups[i].pairs, sizeof pairs[i]);
+            tune_fit(&cfg, (const uint64_t(*)[PAIR_CLASSES])pairs, fit);
+        }
         char h5err[1024];
-        H5MatchSummary summary = { .sprt = cfg.sprt ? &run->sprt : NULL, .end_time = NULL };
+        H5MatchSummary summary = { .sprt = cfg.sprt ? &run->sprt : NULL, .end_time = NULL,
+                                   .tune = fit };
         /* an interrupted match stays a checkpoint, without a summary */
         int closed = run->error[0] ? h5match_close(run->h5, h5err, sizeof h5err)
                                    : h5match_finish(run->h5, &summary, h5err, sizeof h5err);
@@ -668,15 +677,12 @@ static int run_command(int argc, char **argv, bool tune)
         if (closed != 0 && !run->error[0])
             snprintf(run->error, sizeof run->error, "%.500s: %.500s", cfg.output, h5err);
         print_summary(run, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-        if (tune && !run->error[0]) {
-            uint64_t pairs[MATCH_MAX_IMBALANCES][PAIR_CLASSES];
-            for (int i = 0; i < cfg.n_imbalances; i++)
-                memcpy(pairs[i], run->groups[i].pairs, sizeof pairs[i]);
-            char why[512];
-            if (tune_fit_print(stdout, &cfg, (const uint64_t(*)[PAIR_CLASSES])pairs, why,
-                               sizeof why) != 0)
+        if (fit) {
+            tune_print(stdout, fit);
+            if (!fit->ok)
                 status = 1;
         }
+        free(fit);
         fflush(stdout);
         fprintf(stderr, "games: %s\nresult: %s\n", cfg.pgn, cfg.output);
         if (run->error[0]) {

@@ -516,6 +516,25 @@ static void test_tune(void **state)
     for (int i = 0; i < 4; i++)
         assert_non_null(strstr(r.out, pieces[i]));
     run_free(&r);
+    /* the same numbers in the result file's /tune group */
+    char h5[512];
+    snprintf(h5, sizeof h5, "%s/tune-lopsided.h5", dir);
+    hid_t file = H5Fopen(h5, H5F_ACC_RDONLY, H5P_DEFAULT);
+    assert_true(file >= 0);
+    double value[7] = { 0 };
+    hid_t d = H5Dopen2(file, "/tune/value", H5P_DEFAULT);
+    assert_true(d >= 0);
+    assert_true(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, value) >= 0);
+    H5Dclose(d);
+    assert_true(value[0] == 1.0 && value[1] > 0 && value[6] > value[1]);
+    uint64_t pairs[5][5];
+    d = H5Dopen2(file, "/tune/pairs", H5P_DEFAULT);
+    assert_true(d >= 0);
+    assert_true(H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, pairs) >= 0);
+    H5Dclose(d);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(pairs[i][0] + pairs[i][1] + pairs[i][2] + pairs[i][3] + pairs[i][4], 20);
+    H5Fclose(file);
 }
 
 /* A much stronger player 1 (many more nodes): an SPRT for 0 against 150 Elo accepts H1 long
