@@ -132,6 +132,26 @@ static char *game_of_round(const char *pgn, const char *round)
     return game;
 }
 
+/* Both PGN files hold the same games, round by round (their order in the files may differ). */
+static void expect_same_games(const char *path_a, const char *path_b, int pairs)
+{
+    char *a = read_file(path_a), *b = read_file(path_b);
+    for (int pair = 1; pair <= pairs; pair++)
+        for (int game = 1; game <= 2; game++) {
+            char round[16];
+            snprintf(round, sizeof round, "%d.%d", pair, game);
+            char *ga = game_of_round(a, round), *gb = game_of_round(b, round);
+            if (!ga || !gb)
+                fail_msg("round %s is missing from %s", round, ga ? path_b : path_a);
+            /* from the blank line after the tags: the Site tag names the configuration */
+            assert_string_equal(strstr(ga, "\n\n"), strstr(gb, "\n\n"));
+            free(ga);
+            free(gb);
+        }
+    free(a);
+    free(b);
+}
+
 static const char *const SELF_PLAY = "[match]\n"
                                      "variant = capablanca\n"
                                      "games = 8\n"
@@ -146,37 +166,20 @@ static const char *const SELF_PLAY = "[match]\n"
 static void test_same_games_any_threads(void **state)
 {
     (void)state;
-    char *pgn[2];
+    char pgn[2][512];
     for (int threads = 1; threads <= 2; threads++) {
-        char config[512], path[512], out[512];
+        char config[512], path[512];
         snprintf(config, sizeof config, SELF_PLAY, threads);
         snprintf(path, sizeof path, "%s/self%d.ini", dir, threads);
-        snprintf(out, sizeof out, "%s/self%d.pgn", dir, threads);
+        snprintf(pgn[threads - 1], sizeof pgn[0], "%s/self%d.pgn", dir, threads);
         write_file(path, config);
-        Run r = match(path, out);
+        Run r = match(path, pgn[threads - 1]);
         if (r.status != 0)
             fail_msg("match with %d threads: status %d, stderr %s", threads, r.status, r.err);
         assert_non_null(strstr(r.out, "8 games (4 pairs)"));
         run_free(&r);
-        pgn[threads - 1] = read_file(out);
     }
-    for (int pair = 1; pair <= 4; pair++)
-        for (int game = 1; game <= 2; game++) {
-            char round[16];
-            snprintf(round, sizeof round, "%d.%d", pair, game);
-            char *a = game_of_round(pgn[0], round), *b = game_of_round(pgn[1], round);
-            assert_non_null(a);
-            assert_non_null(b);
-            /* the Site tag names the configuration file, which differs */
-            char *moves_a = strstr(a, "\n\n"), *moves_b = strstr(b, "\n\n");
-            assert_non_null(moves_a);
-            assert_non_null(moves_b);
-            assert_string_equal(moves_a, moves_b);
-            free(a);
-            free(b);
-        }
-    free(pgn[0]);
-    free(pgn[1]);
+    expect_same_games(pgn[0], pgn[1], 4);
 }
 
 static void test_against_fairy_stockfish(void **state)
@@ -322,24 +325,13 @@ static void test_kill_and_resume(void **state)
         fail_msg("resume: status %d, stderr %s", r.status, r.err);
     assert_non_null(strstr(r.out, "24 games (12 pairs)"));
     run_free(&r);
-    char *a = read_file(whole), *b = read_file(pgn);
+    char *b = read_file(pgn);
     int count = 0;
     for (const char *e = strstr(b, "[Event "); e; e = strstr(e + 1, "[Event "))
         count++;
-    assert_int_equal(count, 24);
-    for (int pair = 1; pair <= 12; pair++)
-        for (int game = 1; game <= 2; game++) {
-            char round[16];
-            snprintf(round, sizeof round, "%d.%d", pair, game);
-            char *ga = game_of_round(a, round), *gb = game_of_round(b, round);
-            assert_non_null(ga);
-            assert_non_null(gb);
-            assert_string_equal(strstr(ga, "\n\n"), strstr(gb, "\n\n"));
-            free(ga);
-            free(gb);
-        }
-    free(a);
     free(b);
+    assert_int_equal(count, 24);
+    expect_same_games(whole, pgn, 12);
     /* the result file read back: every game once, the pair counts, the summary */
     hid_t file = H5Fopen(h5, H5F_ACC_RDONLY, H5P_DEFAULT);
     assert_true(file >= 0);
@@ -596,20 +588,7 @@ static void test_mpi_same_games(void **state)
         fail_msg("mpiexec: status %d, stderr %s", r.status, r.err);
     assert_non_null(strstr(r.out, "8 games (4 pairs)"));
     run_free(&r);
-    char *a = read_file(one), *b = read_file(two);
-    for (int pair = 1; pair <= 4; pair++)
-        for (int game = 1; game <= 2; game++) {
-            char round[16];
-            snprintf(round, sizeof round, "%d.%d", pair, game);
-            char *ga = game_of_round(a, round), *gb = game_of_round(b, round);
-            assert_non_null(ga);
-            assert_non_null(gb);
-            assert_string_equal(strstr(ga, "\n\n"), strstr(gb, "\n\n"));
-            free(ga);
-            free(gb);
-        }
-    free(a);
-    free(b);
+    expect_same_games(one, two, 4);
 }
 
 /* `test_match` runs the single-process tests; `test_match mpi MPIEXEC ARGS...` (up to seven
