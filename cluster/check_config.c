@@ -5,15 +5,18 @@
 
 #include "cli_error.h"
 #include "config.h"
+#include "ini_file.h"
+#include "match_config.h"
 
 void check_config_usage(FILE *out)
 {
     fputs("usage: carrera check-config FILE\n"
           "\n"
-          "Reads the perft job configuration FILE (an INI file with a [perft] section) and checks\n"
-          "every key and value, the position under the variant and turn rules included, without\n"
-          "running anything. Prints a one-line summary of the job, or the first error with the\n"
-          "file, line and key at fault (exit status 2).\n",
+          "Reads the configuration FILE, a perft job (an INI file with a [perft] section) or a\n"
+          "match or tune file (with a [match] section), and checks every key and value, the\n"
+          "position under the variant and turn rules included, without running anything. Prints\n"
+          "a one-line summary, or the first error with the file, line and key at fault (exit\n"
+          "status 2).\n",
           out);
 }
 
@@ -26,14 +29,29 @@ int check_config_command(int argc, char **argv)
     if (argc != 2)
         return cli_error("check-config needs one configuration FILE (see carrera check-config "
                          "--help)");
-    PerftConfig config;
     char err[1024];
-    if (config_read_perft(argv[1], &config, err, sizeof err) != 0)
+    Ini ini;
+    if (ini_file_read(argv[1], &ini, err, sizeof err) != 0)
         return cli_error("%s", err);
-    char summary[CONFIG_PATH_MAX + 1024];
-    config_summary(&config, summary, sizeof summary);
-    printf("%s: ok: %s\n", config.file, summary);
-    config_free(&config);
+    bool match = ini_file_section(&ini, "match") != NULL;
+    ini_file_free(&ini);
+    if (match) {
+        MatchConfig m;
+        if (match_config_read(argv[1], &m, err, sizeof err) != 0)
+            return cli_error("%s", err);
+        printf("%s: ok: match %s vs %s, %s, %s turns, %d games%s%s\n", m.file, m.players[0].name,
+               m.players[1].name, m.variant->name, turn_rules_name(m.rules.turns), m.games,
+               m.n_imbalances ? " over imbalances" : "", m.sprt ? ", with an SPRT" : "");
+        match_config_free(&m);
+    } else {
+        PerftConfig config;
+        if (config_read_perft(argv[1], &config, err, sizeof err) != 0)
+            return cli_error("%s", err);
+        char summary[CONFIG_PATH_MAX + 1024];
+        config_summary(&config, summary, sizeof summary);
+        printf("%s: ok: %s\n", config.file, summary);
+        config_free(&config);
+    }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fputs("carrera: error writing the output\n", stderr);
         return 1;

@@ -356,6 +356,17 @@ static void command(void **state)
     assert_int_equal(check_config_command(2, help_args), 0);
     assert_int_equal(check_config_command(1, none_args), 2);
     assert_int_equal(check_config_command(3, two_args), 2);
+    /* match and tune files: the shipped ones pass, a bad one names its line */
+    char match_ok[1024], tune_ok[1024], match_bad[1024];
+    snprintf(match_ok, sizeof match_ok, "%s/../match/smoke.ini", CARRERA_CONFIGS);
+    snprintf(tune_ok, sizeof tune_ok, "%s/../tune/small.ini", CARRERA_CONFIGS);
+    snprintf(match_bad, sizeof match_bad, "%s/../match/bad-unknown-key.ini", CARRERA_CONFIG_FIXTURES);
+    char *match_args[] = { "check-config", match_ok, NULL };
+    char *tune_args[] = { "check-config", tune_ok, NULL };
+    char *match_bad_args[] = { "check-config", match_bad, NULL };
+    assert_int_equal(check_config_command(2, match_args), 0);
+    assert_int_equal(check_config_command(2, tune_args), 0);
+    assert_int_equal(check_config_command(2, match_bad_args), 2);
 }
 
 /* ---- the INI layer ---- */
