@@ -54,6 +54,14 @@ static long long now_ms(void)
     return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+/* The engine's next line, waiting until deadline (now_ms() time) at most: 1 for a line, 0 at
+ * the end of its output, -1 when the deadline passed. */
+static int read_line_by(Engine *e, long long deadline, char *line, size_t len)
+{
+    long long left = deadline - now_ms();
+    return left < 0 ? -1 : subprocess_read_line(&e->proc, line, len, (int)left);
+}
+
 /* "exit status 3", "killed by signal 9 (Killed)": how the engine ended. */
 static void describe_end(int status, char *out, size_t outlen)
 {
@@ -172,8 +180,7 @@ int engine_start(Engine *e, const char *command, int handshake_ms, char *err, si
     char line[LINE_MAX_LEN];
     long long deadline = now_ms() + handshake_ms;
     for (;;) {
-        long long left = deadline - now_ms();
-        int got = left < 0 ? -1 : subprocess_read_line(&e->proc, line, sizeof line, (int)left);
+        int got = read_line_by(e, deadline, line, sizeof line);
         if (got == 0) {
             engine_gone(e, why, sizeof why);
             snprintf(err, errlen, "the engine '%s' exited before answering 'uci' with 'uciok' (%s)",
@@ -224,8 +231,7 @@ static int sync_with(Engine *e, const char *commands, const char *what, char *er
     char line[LINE_MAX_LEN];
     long long deadline = now_ms() + e->handshake_ms;
     for (;;) {
-        long long left = deadline - now_ms();
-        int got = left < 0 ? -1 : subprocess_read_line(&e->proc, line, sizeof line, (int)left);
+        int got = read_line_by(e, deadline, line, sizeof line);
         if (got == 0) {
             engine_gone(e, why, sizeof why);
             snprintf(err, errlen, "the engine exited (%s) after %s", why, what);
@@ -370,8 +376,7 @@ int engine_read_divide(Engine *e, int timeout_ms, Divide *d, char *err, size_t e
     char why[256];
     long long deadline = now_ms() + timeout_ms;
     for (;;) {
-        long long left = deadline - now_ms();
-        int got = left < 0 ? -1 : subprocess_read_line(&e->proc, line, sizeof line, (int)left);
+        int got = read_line_by(e, deadline, line, sizeof line);
         if (got == 0) {
             engine_gone(e, why, sizeof why);
             snprintf(err, errlen,
@@ -493,8 +498,7 @@ EngineAnswer engine_search(Engine *e, const char *position, const char *go, int 
     char line[LINE_MAX_LEN];
     long long deadline = now_ms() + timeout_ms;
     for (;;) {
-        long long left = deadline - now_ms();
-        int got = left < 0 ? -1 : subprocess_read_line(&e->proc, line, sizeof line, (int)left);
+        int got = read_line_by(e, deadline, line, sizeof line);
         if (got == 0) {
             engine_gone(e, why, sizeof why);
             snprintf(err, errlen, "the engine exited (%s) while searching ('%s')", why, go);

@@ -22,6 +22,7 @@
 
 #include <hdf5.h>
 
+#include "files.h"
 #include "game.h"
 #include "h5match.h"
 #include "match_config.h"
@@ -174,35 +175,6 @@ static int group_teardown(void **state)
 {
     (void)state;
     return nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void assert_contains(const char *text, const char *part)
-{
-    if (!strstr(text, part))
-        fail_msg("'%s' does not contain '%s'", text, part);
-}
-
-static void write_bytes(const char *path, const void *data, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, n, f), n);
-    assert_int_equal(fclose(f), 0);
-}
-
-static void *read_bytes(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    void *buf = malloc((size_t)len + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-    fclose(f);
-    *n = (size_t)len;
-    return buf;
 }
 
 /* ---- reading the file back with the plain HDF5 API, as the README describes it ---- */

@@ -21,6 +21,7 @@
 
 #include <hdf5.h>
 
+#include "files.h"
 #include "h5out.h"
 #include "perft_stats.h"
 #include "position.h"
@@ -405,12 +406,6 @@ static void check_h5py(const char *path, uint64_t total)
     assert_int_equal(WEXITSTATUS(st), 0);
 }
 
-static void assert_contains(const char *text, const char *part)
-{
-    if (!strstr(text, part))
-        fail_msg("'%s' does not contain '%s'", text, part);
-}
-
 /* Checks that the split read back is the job's, with the units of done[] counted. */
 static void check_resumed_split(const Job *j, const Split *s)
 {
@@ -706,29 +701,6 @@ static void test_mismatch_refused(void **state)
     assert_int_equal(h5_close(h, err, sizeof err), 0);
     split_free(&s);
     split_free(&j.split);
-}
-
-static void write_bytes(const char *path, const void *data, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, n, f), n);
-    assert_int_equal(fclose(f), 0);
-}
-
-static void *read_bytes(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    void *buf = malloc((size_t)len + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-    fclose(f);
-    *n = (size_t)len;
-    return buf;
 }
 
 /* Files that are not Carrera checkpoints are refused with a message, never a crash. */

@@ -21,6 +21,7 @@
 
 #include <hdf5.h>
 
+#include "files.h"
 #include "run.h"
 #include "types.h"
 
@@ -48,28 +49,7 @@ static int teardown(void **state)
     return system(command) == 0 ? 0 : -1;
 }
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *text = malloc((size_t)n + 1);
-    assert_non_null(text);
-    text[fread(text, 1, (size_t)n, f)] = '\0';
-    fclose(f);
-    return text;
-}
+static void write_text(const char *path, const char *text) { write_bytes(path, text, strlen(text)); }
 
 /* Runs carrera match; the result file goes beside the PGN file (same name, .h5). */
 static Run match(const char *config, const char *pgn)
@@ -135,7 +115,7 @@ static char *game_of_round(const char *pgn, const char *round)
 /* Both PGN files hold the same games, round by round (their order in the files may differ). */
 static void expect_same_games(const char *path_a, const char *path_b, int pairs)
 {
-    char *a = read_file(path_a), *b = read_file(path_b);
+    char *a = read_bytes(path_a, NULL), *b = read_bytes(path_b, NULL);
     for (int pair = 1; pair <= pairs; pair++)
         for (int game = 1; game <= 2; game++) {
             char round[16];
@@ -172,7 +152,7 @@ static void test_same_games_any_threads(void **state)
         snprintf(config, sizeof config, SELF_PLAY, threads);
         snprintf(path, sizeof path, "%s/self%d.ini", dir, threads);
         snprintf(pgn[threads - 1], sizeof pgn[0], "%s/self%d.pgn", dir, threads);
-        write_file(path, config);
+        write_text(path, config);
         Run r = match(path, pgn[threads - 1]);
         if (r.status != 0)
             fail_msg("match with %d threads: status %d, stderr %s", threads, r.status, r.err);
@@ -196,7 +176,7 @@ static void test_against_fairy_stockfish(void **state)
              CARRERA_FAIRY_STOCKFISH);
     snprintf(path, sizeof path, "%s/fsf.ini", dir);
     snprintf(out, sizeof out, "%s/fsf.pgn", dir);
-    write_file(path, config);
+    write_text(path, config);
     Run r = match(path, out);
     if (r.status != 0)
         fail_msg("status %d, stderr %s", r.status, r.err);
@@ -205,7 +185,7 @@ static void test_against_fairy_stockfish(void **state)
     assert_null(strstr(r.out, "engine "));
     assert_null(strstr(r.out, "illegal move"));
     run_free(&r);
-    char *pgn = read_file(out);
+    char *pgn = read_bytes(out, NULL);
     assert_non_null(strstr(pgn, "[Variant \"capablanca\"]"));
     free(pgn);
 }
@@ -222,7 +202,7 @@ static void faulty(const char *fault, const char *limit, const char *ending)
              CARRERA_MATCH_DATA, CARRERA_BIN, fault, dir, fault, limit);
     snprintf(path, sizeof path, "%s/faulty-%s.ini", dir, fault);
     snprintf(out, sizeof out, "%s/faulty-%s.pgn", dir, fault);
-    write_file(path, config);
+    write_text(path, config);
     Run r = match(path, out);
     if (r.status != 0)
         fail_msg("%s: status %d, stderr %s", fault, r.status, r.err);
@@ -234,7 +214,7 @@ static void faulty(const char *fault, const char *limit, const char *ending)
         fail_msg("%s: expected '%s' among the endings:\n%s", fault, want, r.out);
     run_free(&r);
     /* the faulty engine lost the game with that ending, whatever its colour */
-    char *pgn = read_file(out), term[128];
+    char *pgn = read_bytes(out, NULL), term[128];
     snprintf(term, sizeof term, "[Termination \"%s", ending);
     int found = 0;
     for (char *game = pgn; game; game = strstr(game + 1, "[Event ")) {
@@ -279,7 +259,7 @@ static void test_kill_and_resume(void **state)
              "[player1]\nname = A\nnodes = 2000\n[player2]\nname = B\nnodes = 2000\n"
              "[player2.eval]\nValueArchbishopMg = 700\n",
              h5);
-    write_file(path, config);
+    write_text(path, config);
     /* the uninterrupted run, to compare with */
     char h5_whole[512];
     snprintf(h5_whole, sizeof h5_whole, "%s/whole.h5", dir);
@@ -325,7 +305,7 @@ static void test_kill_and_resume(void **state)
         fail_msg("resume: status %d, stderr %s", r.status, r.err);
     assert_non_null(strstr(r.out, "24 games (12 pairs)"));
     run_free(&r);
-    char *b = read_file(pgn);
+    char *b = read_bytes(pgn, NULL);
     int count = 0;
     for (const char *e = strstr(b, "[Event "); e; e = strstr(e + 1, "[Event "))
         count++;
@@ -366,7 +346,7 @@ static void test_kill_and_resume(void **state)
              "[player1]\nname = A\nnodes = 2000\n[player2]\nname = B\nnodes = 2000\n"
              "[player2.eval]\nValueArchbishopMg = 700\n",
              h5);
-    write_file(path, config);
+    write_text(path, config);
     r = run_program(argv_r);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "games"));
@@ -380,7 +360,7 @@ static void test_openings_file_and_marseillais(void **state)
     (void)state;
     char openings[512], path[512], out[512], config[1024];
     snprintf(openings, sizeof openings, "%s/openings.epd", dir);
-    write_file(openings, "# two openings\n"
+    write_text(openings, "# two openings\n"
                          "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
                          "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - ;c0 \"open game\"\n");
     snprintf(path, sizeof path, "%s/file.ini", dir);
@@ -388,12 +368,12 @@ static void test_openings_file_and_marseillais(void **state)
     snprintf(config, sizeof config,
              "[match]\ngames = 4\nopenings = file %s\nmax_plies = 12\n"
              "[player1]\nnodes = 300\n[player2]\nnodes = 300\n", openings);
-    write_file(path, config);
+    write_text(path, config);
     Run r = match(path, out);
     if (r.status != 0)
         fail_msg("status %d, stderr %s", r.status, r.err);
     run_free(&r);
-    char *pgn = read_file(out);
+    char *pgn = read_bytes(out, NULL);
     char *first = game_of_round(pgn, "1.2"), *second = game_of_round(pgn, "2.1");
     assert_non_null(first);
     assert_non_null(second);
@@ -405,13 +385,13 @@ static void test_openings_file_and_marseillais(void **state)
 
     snprintf(path, sizeof path, "%s/marseillais.ini", dir);
     snprintf(out, sizeof out, "%s/marseillais.pgn", dir);
-    write_file(path, "[match]\nturns = marseillais\ngames = 2\nmax_plies = 6\n"
+    write_text(path, "[match]\nturns = marseillais\ngames = 2\nmax_plies = 6\n"
                      "[player1]\nnodes = 300\n[player2]\nnodes = 300\n");
     r = match(path, out);
     if (r.status != 0)
         fail_msg("status %d, stderr %s", r.status, r.err);
     run_free(&r);
-    pgn = read_file(out);
+    pgn = read_bytes(out, NULL);
     assert_non_null(strstr(pgn, "[TurnRules \"marseillais\"]"));
     assert_non_null(strstr(pgn, "1."));
     assert_non_null(strstr(pgn, "//"));
@@ -426,7 +406,7 @@ static void test_imbalances(void **state)
     char path[512], out[512];
     snprintf(path, sizeof path, "%s/imbalance.ini", dir);
     snprintf(out, sizeof out, "%s/imbalance.pgn", dir);
-    write_file(path, "[match]\nvariant = caparandom\nopenings = random\nimbalances = Q:A, P\n"
+    write_text(path, "[match]\nvariant = caparandom\nopenings = random\nimbalances = Q:A, P\n"
                      "games = 2\nmax_plies = 16\n[player1]\nnodes = 300\n[player2]\nnodes = 300\n");
     Run r = match(path, out);
     if (r.status != 0)
@@ -435,7 +415,7 @@ static void test_imbalances(void **state)
     assert_non_null(strstr(r.out, "\nQ:A             2  "));
     assert_non_null(strstr(r.out, "\nP               2  "));
     run_free(&r);
-    char *pgn = read_file(out);
+    char *pgn = read_bytes(out, NULL);
     /* pair 1 is Q:A: Black (the changed side in game 1) has two Archbishops and no Queen, and
      * White in game 2 */
     for (int game = 1; game <= 2; game++) {
@@ -461,7 +441,7 @@ static void test_imbalances(void **state)
     }
     free(pgn);
     /* an imbalance the army cannot make is refused with the file's line */
-    write_file(path, "[match]\nvariant = janus\ngames = 2\nimbalances = C:A\n"
+    write_text(path, "[match]\nvariant = janus\ngames = 2\nimbalances = C:A\n"
                      "[player1]\nnodes = 300\n[player2]\nnodes = 300\n");
     r = match(path, out);
     assert_int_equal(r.status, 2);
@@ -478,7 +458,7 @@ static void tune(const char *config, const char *name, Run *r)
     snprintf(path, sizeof path, "%s/%s.ini", dir, name);
     snprintf(pgn, sizeof pgn, "%s/%s.pgn", dir, name);
     snprintf(h5, sizeof h5, "%s/%s.h5", dir, name);
-    write_file(path, config);
+    write_text(path, config);
     const char *argv[] = { CARRERA_BIN, "tune", "--config", path, "--pgn", pgn, "--out", h5,
                            "--quiet", NULL };
     *r = run_program(argv);
@@ -537,7 +517,7 @@ static void test_sprt_stops(void **state)
     char path[512], out[512];
     snprintf(path, sizeof path, "%s/sprt.ini", dir);
     snprintf(out, sizeof out, "%s/sprt.pgn", dir);
-    write_file(path, "[match]\nvariant = chess\ngames = 400\nrandom_plies = 6\nmax_plies = 200\n"
+    write_text(path, "[match]\nvariant = chess\ngames = 400\nrandom_plies = 6\nmax_plies = 200\n"
                      "resign_score = 800\nresign_moves = 2\n"
                      "sprt_elo0 = 0\nsprt_elo1 = 150\n"
                      "[player1]\nname = strong\nnodes = 4000\n"
@@ -569,7 +549,7 @@ static void test_mpi_same_games(void **state)
     snprintf(path, sizeof path, "%s/mpi.ini", dir);
     snprintf(one, sizeof one, "%s/mpi-1.pgn", dir);
     snprintf(two, sizeof two, "%s/mpi-2.pgn", dir);
-    write_file(path, config);
+    write_text(path, config);
     Run r = match(path, one);
     assert_int_equal(r.status, 0);
     run_free(&r);
