@@ -195,6 +195,33 @@ int h5c_put_strs(hid_t loc, const char *name, const char *const *v, size_t n)
     return rc;
 }
 
+int h5c_put_array(hid_t loc, const char *name, hid_t file_type, hid_t mem_type, int rank,
+                  const hsize_t *dims, const void *data)
+{
+    hid_t space = H5Screate_simple(rank, dims, NULL);
+    if (space < 0)
+        return -1;
+    hid_t d = H5Dcreate2(loc, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hssize_t points = H5Sget_simple_extent_npoints(space);
+    int rc = d < 0 || (points > 0 && H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+                 ? -1
+                 : 0;
+    if (d >= 0)
+        H5Dclose(d);
+    H5Sclose(space);
+    return rc;
+}
+
+int h5c_put_str_array(hid_t loc, const char *name, const char *const *v, size_t n)
+{
+    hid_t t = h5c_vlen_string_type();
+    hsize_t dim = n;
+    int rc = t < 0 ? -1 : h5c_put_array(loc, name, t, t, 1, &dim, v);
+    if (t >= 0)
+        H5Tclose(t);
+    return rc;
+}
+
 char *h5c_get_str_alloc(hid_t loc, const char *name)
 {
     if (H5Aexists(loc, name) <= 0)

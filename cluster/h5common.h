@@ -55,6 +55,15 @@ int h5c_put_str(hid_t loc, const char *name, const char *v);
 /* A one-dimensional attribute of n strings. */
 int h5c_put_strs(hid_t loc, const char *name, const char *const *v, size_t n);
 
+/* ---- datasets ---- */
+
+/* A dataset of the given shape from memory of mem_type, stored as file_type (H5T_IEEE_F64LE,
+ * H5T_STD_I32LE, ...). Returns 0 or -1. */
+int h5c_put_array(hid_t loc, const char *name, hid_t file_type, hid_t mem_type, int rank,
+                  const hsize_t *dims, const void *data);
+/* A one-dimensional dataset of n variable-length UTF-8 strings. Returns 0 or -1. */
+int h5c_put_str_array(hid_t loc, const char *name, const char *const *v, size_t n);
+
 /* Read a scalar attribute: a string (variable or fixed length) into out, cut to outlen, an
  * integer. Return 0, or -1 when it is missing or of another class. */
 int h5c_get_str(hid_t loc, const char *name, char *out, size_t outlen);

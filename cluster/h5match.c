@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "h5common.h"
+#include "h5tune.h"
 #include "setup.h"
 #include "turn.h"
 #include "variant.h"
@@ -759,71 +760,6 @@ static const char *stop_reason(const H5Match *h, const Sprt *sprt, uint64_t pair
 /* v, or NaN when there were no games to compute it from. */
 static double unless_none(bool any, double v) { return any ? v : NAN; }
 
-/* A dataset of doubles, integers (as int32) or counts (as uint64) of the given shape. */
-static int put_array(hid_t loc, const char *name, hid_t file_type, hid_t mem_type, int rank,
-                     const hsize_t *dims, const void *data)
-{
-    hid_t space = H5Screate_simple(rank, dims, NULL);
-    if (space < 0)
-        return -1;
-    hid_t d = H5Dcreate2(loc, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    int rc = d < 0 || H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 ? -1 : 0;
-    if (d >= 0)
-        H5Dclose(d);
-    H5Sclose(space);
-    return rc;
-}
-
-/* The group /tune of a tune run: the imbalances (names, material, pair counts, score and its
- * standard error) and, when the fit succeeded, each piece's value, interval and the covariance;
- * otherwise the reason. A resumed run that finishes again replaces it. */
-static int write_tune(hid_t file, const TuneFit *fit)
-{
-    const MatchConfig *c = fit->cfg;
-    if (H5Lexists(file, "/tune", H5P_DEFAULT) > 0 && H5Ldelete(file, "/tune", H5P_DEFAULT) < 0)
-        return -1;
-    hid_t g = H5Gcreate2(file, "/tune", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (g < 0)
-        return -1;
-    int n = c->n_imbalances, rc = 0;
-    const char *names[MATCH_MAX_IMBALANCES], *pieces[TUNE_PIECES];
-    int32_t material[MATCH_MAX_IMBALANCES][TUNE_PIECES];
-    double score[MATCH_MAX_IMBALANCES], se[MATCH_MAX_IMBALANCES];
-    for (int i = 0; i < n; i++) {
-        names[i] = c->imbalances[i].name;
-        for (int p = 0; p < TUNE_PIECES; p++)
-            material[i][p] = fit->tests[i].material[p];
-        score[i] = fit->tests[i].score;
-        se[i] = fit->tests[i].se;
-    }
-    for (int p = 0; p < TUNE_PIECES; p++)
-        pieces[p] = tune_piece_name(p);
-    hsize_t rows[1] = { (hsize_t)n }, table[2] = { (hsize_t)n, TUNE_PIECES },
-            penta[2] = { (hsize_t)n, PAIR_CLASSES }, seven[1] = { TUNE_PIECES },
-            square[2] = { TUNE_PIECES, TUNE_PIECES };
-    rc |= h5c_put_str(g, "method", "imbalance");
-    rc |= h5c_put_strs(g, "imbalances", names, (size_t)n);
-    rc |= h5c_put_strs(g, "pieces", pieces, TUNE_PIECES);
-    rc |= put_array(g, "material", H5T_STD_I32LE, H5T_NATIVE_INT32, 2, table, material);
-    rc |= put_array(g, "pairs", H5T_STD_U64LE, H5T_NATIVE_UINT64, 2, penta, fit->pairs);
-    rc |= put_array(g, "score", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, rows, score);
-    rc |= put_array(g, "score_se", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, rows, se);
-    rc |= h5c_put_str(g, "fit", fit->ok ? "ok" : fit->reason);
-    if (fit->ok) {
-        const TuneValues *v = &fit->values;
-        rc |= put_array(g, "value", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, seven, v->value);
-        rc |= put_array(g, "value_lo", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, seven, v->lo);
-        rc |= put_array(g, "value_hi", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, seven, v->hi);
-        rc |= put_array(g, "covariance", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, square, v->cov);
-        rc |= h5c_put_f64(g, "chi2", fit->chi2);
-        rc |= h5c_put_i32(g, "dof", fit->dof);
-        rc |= h5c_put_i32(g, "corrected", fit->corrected);
-    }
-    if (H5Gclose(g) < 0)
-        rc = -1;
-    return rc ? -1 : 0;
-}
-
 static int write_summary(H5Match *h, const H5MatchSummary *s, const char *end)
 {
     TrinomialStats tri;
@@ -850,7 +786,7 @@ static int write_summary(H5Match *h, const H5MatchSummary *s, const char *end)
     rc |= h5c_put_f64(g, "draw_ratio", unless_none(any, tri.draw_ratio));
     rc |= h5c_put_u64(g, "games_played", 2 * pairs);
     rc |= h5c_put_u64(g, "pairs_played", pairs);
-    rc |= h5c_put_str(g, "stop_reason", stop_reason(h, s->sprt, pairs));
+    rc |= h5c_put_str(g, "stop_reason", s->stop_reason ? s->stop_reason : stop_reason(h, s->sprt, pairs));
     if (s->sprt) {
         const Sprt *t = s->sprt;
         rc |= h5c_put_f64(g, "sprt_elo0", t->elo0);
@@ -865,7 +801,7 @@ static int write_summary(H5Match *h, const H5MatchSummary *s, const char *end)
     if (H5Gclose(g) < 0)
         rc = -1;
     if (rc == 0 && s->tune)
-        rc = write_tune(h->file, s->tune);
+        rc = h5tune_write(h->file, s->tune);
     if (rc == 0)
         rc = h5c_put_end_time(h->file, h->run, end);
     return rc ? -1 : 0;
@@ -920,4 +856,18 @@ int h5match_close(H5Match *h, char *err, size_t errlen)
         rc = h5c_fail(err, errlen, "cannot close %s", h->path);
     match_free(h);
     return rc;
+}
+
+int h5match_write_tune(H5Match *h, const Tuner *t, char *err, size_t errlen)
+{
+    h5c_quiet();
+    if (h5tune_write(h->file, t) != 0)
+        return h5c_fail(err, errlen, "cannot write /tune to %s", h->path);
+    return h5c_flush(h->file, h->path, err, errlen);
+}
+
+int h5match_flush(H5Match *h, char *err, size_t errlen)
+{
+    h5c_quiet();
+    return h5c_flush(h->file, h->path, err, errlen);
 }

@@ -83,7 +83,9 @@ int h5match_resume_count(const H5Match *h);
 typedef struct H5MatchSummary {
     const Sprt *sprt;     /* the match's SPRT, or NULL when none ran */
     const char *end_time; /* ISO 8601; NULL: now */
-    const TuneFit *tune;  /* a tune run's piece values (group /tune), or NULL */
+    const Tuner *tune;    /* a tune run's state and values (group /tune), or NULL */
+    const char *stop_reason; /* why the match stopped early when not for the SPRT (a tuner's
+                                values agreed), or NULL */
 } H5MatchSummary;
 
 /* Completes the result and closes it: writes on /match the summary of every pair in the file,
@@ -94,6 +96,14 @@ typedef struct H5MatchSummary {
  * root (and on /resumes/K for a resumed run). h is freed whatever happens; on failure the file
  * remains a checkpoint that can be resumed. Returns 0, or -1 with a message. */
 int h5match_finish(H5Match *h, const H5MatchSummary *s, char *err, size_t errlen);
+
+/* Writes the tuner's state as the group /tune now (replacing it) and flushes: after each stage
+ * of a tune run, so the file shows the iterations so far. Returns 0, or -1 with a message. */
+int h5match_write_tune(H5Match *h, const Tuner *t, char *err, size_t errlen);
+
+/* Flushes the file to disk (so that it can be read meanwhile). Returns 0, or -1 with a
+ * message. */
+int h5match_flush(H5Match *h, char *err, size_t errlen);
 
 /* Flushes and closes without finishing: the file stays a checkpoint to resume. h is freed
  * whatever happens. Returns 0, or -1 with a message. */

@@ -30,6 +30,7 @@
 #include "provenance.h"
 #include "stats.h"
 #include "tune.h"
+#include "tune_sources.h"
 
 void match_usage(FILE *out)
 {
@@ -63,10 +64,15 @@ typedef struct Run {
     Openings openings;
     FILE *pgn;
     char date[16];
-    uint64_t n_pairs;
-    uint64_t *todo;               /* the pairs to play, in order (NULL: all, 0 to n_pairs - 1) */
-    uint64_t n_todo;
-    atomic_uint_fast64_t next_pair; /* index into todo */
+    uint64_t n_pairs;             /* planned: every stage's */
+    /* Pairs are handed out stage by stage (a plain match is one stage); under record_lock: */
+    pthread_cond_t advanced;      /* a stage began or the run ended */
+    int stage;
+    uint64_t cursor, stage_end;   /* the next pair to consider; the current stage ends before */
+    EvalParams eval[2];           /* the players' evaluation in the current stage */
+    bool over;                    /* no stage is left to begin (a tuner's values agreed) */
+    H5MatchDone done;             /* the pairs a checkpoint held: not played again */
+    Tuner *tuner;                 /* a tune run's methods, NULL for a match */
     H5Match *h5;                  /* rank 0: the result file, written as pairs finish */
     bool resumed;
     uint64_t games_before;        /* games the checkpoint held: not this run's work */
@@ -87,14 +93,57 @@ static void set_error(Run *run, const char *message)
     atomic_store(&run->stop, true);
 }
 
-/* The next pair to play, if any is left. */
-static bool next_pair(Run *run, uint64_t *pair)
+/* Up to max pairs of the current stage into out and the stage's evaluation of the two players
+ * into eval. Returns how many; 0 when no pair is left to play at all (or the run stops); -1
+ * when the stage's pairs are all handed out and the next stage waits for their results (with
+ * wait true, it waits for that stage instead). */
+static int take_pairs(Run *run, int max, uint64_t *out, EvalParams eval[2], bool wait)
 {
-    uint64_t i = atomic_fetch_add(&run->next_pair, 1);
-    if (i >= run->n_todo)
-        return false;
-    *pair = run->todo ? run->todo[i] : i;
-    return true;
+    pthread_mutex_lock(&run->record_lock);
+    int n = 0;
+    while (!atomic_load(&run->stop)) {
+        while (n < max && run->cursor < run->stage_end) {
+            uint64_t p = run->cursor++;
+            if (!h5match_done_has(&run->done, p))
+                out[n++] = p;
+        }
+        if (n > 0 || run->over || run->stage_end >= run->n_pairs)
+            break;
+        if (!wait) {
+            n = -1;
+            break;
+        }
+        /* timed: set_error wakes no one */
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 100 * 1000 * 1000;
+        if (until.tv_nsec >= 1000000000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&run->advanced, &run->record_lock, &until);
+    }
+    eval[0] = run->eval[0];
+    eval[1] = run->eval[1];
+    pthread_mutex_unlock(&run->record_lock);
+    return n;
+}
+
+/* The tuner's current stage becomes the run's (or the run is over); under record_lock. */
+static void begin_stage(Run *run)
+{
+    const Tuner *t = run->tuner;
+    if (t->finished) {
+        run->over = true;
+        run->stage_end = run->cursor;
+    } else {
+        run->stage = t->stage;
+        run->cursor = (uint64_t)t->stage * run->cfg->pairs_per_stage;
+        run->stage_end = run->cursor + run->cfg->pairs_per_stage;
+        run->eval[0] = t->eval[0];
+        run->eval[1] = t->eval[1];
+    }
+    pthread_cond_broadcast(&run->advanced);
 }
 
 /* Counts a pair's two games from player 1's view. */
@@ -144,7 +193,7 @@ static void record_pair(Run *run, uint64_t pair, GameRecord g[2])
     uint64_t nodes = g[0].nodes[0] + g[0].nodes[1] + g[1].nodes[0] + g[1].nodes[1];
     tally_pair(t, s, e, nodes);
     if (c->n_imbalances)
-        tally_pair(&run->groups[pair / c->pairs_per_imbalance], s, e, nodes);
+        tally_pair(&run->groups[match_imbalance_of(c, pair)], s, e, nodes);
 
     char limits[2][160], both[330];
     limits_text(&c->players[0], limits[0], sizeof limits[0]);
@@ -171,6 +220,15 @@ static void record_pair(Run *run, uint64_t pair, GameRecord g[2])
         char message[1100];
         snprintf(message, sizeof message, "%.500s: %.500s", c->output, h5err);
         set_error(run, message);
+    }
+    if (run->tuner && tuner_add_pair(run->tuner, pair, s)) {
+        /* a stage is complete: the file shows it before the next one begins */
+        if (run->h5 && h5match_write_tune(run->h5, run->tuner, h5err, sizeof h5err) != 0) {
+            char message[1100];
+            snprintf(message, sizeof message, "%.500s: %.500s", c->output, h5err);
+            set_error(run, message);
+        }
+        begin_stage(run);
     }
     if (c->sprt && run->sprt.decision == SPRT_CONTINUE) {
         stats_sprt_update(&run->sprt, t->pairs);
@@ -249,8 +307,11 @@ static void play_pairs(Run *run)
         set_error(run, err);
     while (players[0] && players[1] && !atomic_load(&run->stop)) {
         uint64_t pair;
-        if (!next_pair(run, &pair))
+        EvalParams eval[2];
+        if (take_pairs(run, 1, &pair, eval, true) <= 0)
             break;
+        player_set_eval(players[0], &eval[0]);
+        player_set_eval(players[1], &eval[1]);
         GameRecord g[2];
         if (play_pair(c, &run->openings, players, pair, g, err, sizeof err) != 0) {
             set_error(run, err);
@@ -270,7 +331,30 @@ static void *local_play(void *arg)
     return NULL;
 }
 
-/* Rank 0 under MPI: hands pairs to the workers as they ask, records what they send back, and
+/* Answers a worker's request for up to want pairs: pairs of the current stage, or stop when
+ * none is left (*active then counts one worker less). Returns false when the worker must wait
+ * for the next stage (nothing is sent). */
+static bool serve(Run *run, int to, uint32_t want, uint64_t *pairs, int *active)
+{
+    EvalParams eval[2];
+    int n = take_pairs(run, (int)(want < WIRE_MAX_PAIRS ? want : WIRE_MAX_PAIRS), pairs, eval, false);
+    if (n < 0)
+        return false;
+    size_t bytes;
+    unsigned char *reply = n ? wire_pairs(pairs, (uint32_t)n, eval, &bytes) : wire_stop(&bytes);
+    if (!reply) {
+        set_error(run, "out of memory");
+        comm_abort(1);
+    }
+    comm_send_packet(to, reply, bytes);
+    free(reply);
+    if (n == 0)
+        (*active)--;
+    return true;
+}
+
+/* Rank 0 under MPI: hands pairs to the workers as they ask (a worker that asks while a stage's
+ * last pairs are still being played waits for the next stage), records what they send back, and
  * plays pairs itself on a thread of its own meanwhile. */
 static void coordinate(Run *run)
 {
@@ -279,20 +363,35 @@ static void coordinate(Run *run)
     if (!local_running)
         set_error(run, "cannot start rank 0's playing thread");
     WireMessage *m = malloc(sizeof *m);
-    if (!m)
+    uint64_t *pairs = malloc(WIRE_MAX_PAIRS * sizeof *pairs);
+    int ranks = comm_size();
+    int *waiting = malloc((size_t)ranks * sizeof *waiting);
+    uint32_t *wants = malloc((size_t)ranks * sizeof *wants);
+    if (!m || !pairs || !waiting || !wants) {
         set_error(run, "out of memory");
-    int active = comm_size() - 1;
+        comm_abort(1);
+    }
+    int active = ranks - 1, n_waiting = 0;
     while (active > 0) {
+        for (int i = 0; i < n_waiting;)
+            if (serve(run, waiting[i], wants[i], pairs, &active)) {
+                waiting[i] = waiting[--n_waiting];
+                wants[i] = wants[n_waiting];
+            } else {
+                i++;
+            }
         size_t len;
         int from;
-        unsigned char *data = comm_poll_packet(true, &len, &from);
+        unsigned char *data = comm_poll_packet(false, &len, &from);
+        if (!data) {
+            nanosleep(&(struct timespec){ .tv_nsec = 1000 * 1000 }, NULL);
+            continue;
+        }
         char err[1024];
-        if (!m || wire_decode(data, len, &run->openings, m, err, sizeof err) != 0) {
-            if (m) {
-                char message[1100];
-                snprintf(message, sizeof message, "rank %d: %s", from, err);
-                set_error(run, message);
-            }
+        if (wire_decode(data, len, &run->openings, m, err, sizeof err) != 0) {
+            char message[1100];
+            snprintf(message, sizeof message, "rank %d: %s", from, err);
+            set_error(run, message);
             free(data);
             /* a worker whose message cannot be read is stopped like the others */
             size_t n;
@@ -305,22 +404,10 @@ static void coordinate(Run *run)
         }
         free(data);
         if (m->kind == WIRE_REQUEST) {
-            uint32_t n = 0, want = m->count < WIRE_MAX_PAIRS ? m->count : WIRE_MAX_PAIRS;
-            while (n < want && !atomic_load(&run->stop)) {
-                if (!next_pair(run, &m->pairs[n]))
-                    break;
-                n++;
+            if (!serve(run, from, m->count, pairs, &active)) {
+                waiting[n_waiting] = from;
+                wants[n_waiting++] = m->count;
             }
-            size_t bytes;
-            unsigned char *reply = n ? wire_pairs(m->pairs, n, &bytes) : wire_stop(&bytes);
-            if (!reply) {
-                set_error(run, "out of memory");
-                comm_abort(1);
-            }
-            comm_send_packet(from, reply, bytes);
-            free(reply);
-            if (n == 0)
-                active--;
         } else if (m->kind == WIRE_RESULT) {
             record(run, m->pair, m->games);
         } else if (m->kind == WIRE_FAILED) {
@@ -330,6 +417,9 @@ static void coordinate(Run *run)
         }
     }
     free(m);
+    free(pairs);
+    free(waiting);
+    free(wants);
     if (local_running)
         pthread_join(local, NULL);
 }
@@ -368,9 +458,13 @@ static void work(const MatchConfig *c, const Openings *o, int threads)
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
         for (int i = 0; i < n; i++) {
             Player **mine = players[omp_get_thread_num()];
-            status[i] = ready_players(c, mine, errors[i], sizeof errors[i])
-                            ? play_pair(c, o, mine, m->pairs[i], games[i], errors[i], sizeof errors[i])
-                            : -1;
+            bool ready = ready_players(c, mine, errors[i], sizeof errors[i]);
+            if (ready) {
+                player_set_eval(mine[0], &m->eval[0]);
+                player_set_eval(mine[1], &m->eval[1]);
+            }
+            status[i] = ready ? play_pair(c, o, mine, m->pairs[i], games[i], errors[i], sizeof errors[i])
+                              : -1;
         }
         for (int i = 0; i < n; i++) {
             unsigned char *out = status[i] == 0 ? wire_result(m->pairs[i], games[i], &len)
@@ -515,34 +609,35 @@ static int start_rank0(Run *run, MatchConfig *cfg, const Provenance *prov, bool 
     if (make_parent_dirs(cfg->output, err, errlen) != 0 || make_parent_dirs(cfg->pgn, err, errlen) != 0)
         return 1;
     H5MatchInfo info = { .cfg = cfg, .prov = prov, .overwrite = false };
-    H5MatchDone done = { 0 };
     if (resume) {
-        run->h5 = h5match_open_resume(cfg->output, &info, &done, err, errlen);
+        run->h5 = h5match_open_resume(cfg->output, &info, &run->done, err, errlen);
         if (!run->h5)
             return EXIT_USAGE;
         run->resumed = true;
-        run->todo = malloc((run->n_pairs ? run->n_pairs : 1) * sizeof *run->todo);
-        if (!run->todo) {
-            h5match_done_free(&done);
-            snprintf(err, errlen, "out of memory");
-            return 1;
-        }
-        run->n_todo = 0;
-        for (uint64_t p = 0; p < run->n_pairs; p++)
-            if (!h5match_done_has(&done, p))
-                run->todo[run->n_todo++] = p;
-        for (size_t i = 0; i < done.n; i++) {
-            uint64_t nodes = done.pairs[i].nodes[0] + done.pairs[i].nodes[1];
-            tally_pair(&run->tally, done.pairs[i].score, done.pairs[i].ending, nodes);
+        for (size_t i = 0; i < run->done.n; i++) {
+            const H5MatchPair *d = &run->done.pairs[i];
+            uint64_t nodes = d->nodes[0] + d->nodes[1];
+            tally_pair(&run->tally, d->score, d->ending, nodes);
             if (cfg->n_imbalances)
-                tally_pair(&run->groups[done.pairs[i].pair / cfg->pairs_per_imbalance],
-                           done.pairs[i].score, done.pairs[i].ending, nodes);
+                tally_pair(&run->groups[match_imbalance_of(cfg, d->pair)], d->score, d->ending, nodes);
+            if (!run->tuner)
+                continue;
+            /* the tuner's state is rebuilt stage by stage, as the pairs came in */
+            if (run->tuner->finished || d->pair / cfg->pairs_per_stage != (uint64_t)run->tuner->stage) {
+                snprintf(err, errlen,
+                         "%.900s holds pair %" PRIu64 " of iteration %" PRIu64
+                         " although iteration %d is not complete: not a checkpoint of this run",
+                         cfg->output, d->pair + 1, d->pair / cfg->pairs_per_stage + 1,
+                         run->tuner->stage + 1);
+                return EXIT_USAGE;
+            }
+            if (tuner_add_pair(run->tuner, d->pair, d->score))
+                begin_stage(run);
         }
         run->games_before = run->tally.games_done;
         if (cfg->sprt)
             stats_sprt_update(&run->sprt, run->tally.pairs);
-        run->pgn = reopen_pgn(cfg->pgn, &done, err, errlen);
-        h5match_done_free(&done);
+        run->pgn = reopen_pgn(cfg->pgn, &run->done, err, errlen);
     } else {
         run->h5 = h5match_create(cfg->output, &info, err, errlen);
         if (!run->h5)
@@ -563,11 +658,18 @@ void tune_usage(FILE *out)
     fputs("usage: carrera tune --config FILE.ini [--out RESULT.h5] [--pgn GAMES.pgn] [--resume]\n"
           "                    [--quiet]\n"
           "\n"
-          "Piece values by the imbalance method: plays the material-odds match of FILE.ini (a\n"
-          "match file with `imbalances = ...`, as carrera match does: MPI, PGN, result file,\n"
-          "resume), then fits every imbalance's pair counts at once and prints each piece's value\n"
-          "in pawns with its 95% interval. The imbalances must tie the pieces to the pawn: pawn\n"
-          "odds (P) and at least one trade of pieces for pawns (N:PPP, BN:RP, ...).\n",
+          "Piece values from self-play. FILE.ini is a match file (as carrera match plays it: MPI,\n"
+          "PGN, result file, resume) with a [tune] section choosing the method:\n"
+          "  imbalance   material-odds matches (`imbalances = Q:A, N:PPP, P*2` in [match]), one\n"
+          "              least-squares fit of all of them: each piece's value in pawns with its\n"
+          "              95% interval; `iterations = K` plays again with the values measured\n"
+          "              until they agree with the values played\n"
+          "  spsa        SPSA over evaluation parameters (`params = ...`, fishtest's schedule),\n"
+          "              `iterations` x `pairs_per_iteration` game pairs, theta recorded\n"
+          "  regression  ordered logit of results on material over the match's games, or over\n"
+          "              earlier result files (`games = A.h5, B.h5`, a file with only [tune])\n"
+          "Everything goes to the result file's /tune group (README \"Tune files\");\n"
+          "scripts/plot-tuning draws it.\n",
           out);
 }
 
@@ -593,6 +695,12 @@ static int run_command(int argc, char **argv, bool tune)
         return EXIT_USAGE;
     if (!config)
         return cli_error("%s needs --config FILE.ini (see carrera %s --help)", command, command);
+    if (tune) {
+        bool handled;
+        int status = tune_sources_run(config, out, &handled);
+        if (handled || status)
+            return status;
+    }
     char err[1024] = "";
     if (comm_init(NULL, NULL, err, sizeof err) != 0)
         return cli_error("%s", err);
@@ -610,7 +718,7 @@ static int run_command(int argc, char **argv, bool tune)
         status = 1;
     } else if (match_config_read(config, &cfg, err, sizeof err) != 0) {
         status = EXIT_USAGE;
-    } else if (tune && cfg.n_imbalances == 0) {
+    } else if (tune && !cfg.tune.given && cfg.n_imbalances == 0) {
         snprintf(err, sizeof err,
                  "%.900s: a tune run needs imbalances = ... in [match] (e.g. Q:A, N:PPP, P)",
                  config);
@@ -621,13 +729,29 @@ static int run_command(int argc, char **argv, bool tune)
         if (pgn)
             snprintf(cfg.pgn, sizeof cfg.pgn, "%s", pgn);
         run->cfg = &cfg;
-        run->n_pairs = run->n_todo = (uint64_t)cfg.games / 2;
+        run->n_pairs = (uint64_t)cfg.games / 2;
         run->threads = cfg.concurrency > 0 ? cfg.concurrency : omp_get_max_threads();
         pthread_mutex_init(&run->record_lock, NULL);
         pthread_mutex_init(&run->error_lock, NULL);
-        atomic_init(&run->next_pair, 0);
+        pthread_cond_init(&run->advanced, NULL);
         atomic_init(&run->stop, false);
-        if (openings_load(&run->openings, &cfg, err, sizeof err) != 0)
+        run->stage_end = cfg.pairs_per_stage < run->n_pairs ? cfg.pairs_per_stage : run->n_pairs;
+        run->eval[0] = cfg.players[0].eval;
+        run->eval[1] = cfg.players[1].eval;
+        if (tune && !(run->tuner = malloc(sizeof *run->tuner))) {
+            snprintf(err, sizeof err, "out of memory");
+            status = 1;
+        } else if (tune && tuner_init(run->tuner, &cfg, err, sizeof err) != 0) {
+            free(run->tuner);
+            run->tuner = NULL;
+            status = EXIT_USAGE;
+        } else if (tune) {
+            run->eval[0] = run->tuner->eval[0];
+            run->eval[1] = run->tuner->eval[1];
+        }
+        if (status)
+            ;
+        else if (openings_load(&run->openings, &cfg, err, sizeof err) != 0)
             status = EXIT_USAGE;
         else if (comm_rank() == 0) {
             provenance_init(&prov, comm_size(), run->threads, (const char *const *)hosts,
@@ -644,8 +768,9 @@ static int run_command(int argc, char **argv, bool tune)
             fprintf(stderr, "match: resuming %s (resume %d): %" PRIu64 " of %" PRIu64
                     " pairs played before\n",
                     cfg.output, h5match_resume_count(run->h5), run->tally.pairs_done, run->n_pairs);
-        if ((uint64_t)run->threads > run->n_todo)
-            run->threads = run->n_todo > 0 ? (int)run->n_todo : 1;
+        uint64_t left = run->n_pairs - run->tally.pairs_done;
+        if ((uint64_t)run->threads > left)
+            run->threads = left > 0 ? (int)left : 1;
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         if (comm_size() > 1) {
@@ -659,17 +784,20 @@ static int run_command(int argc, char **argv, bool tune)
         if (fclose(run->pgn) != 0 && !run->error[0])
             snprintf(run->error, sizeof run->error, "cannot write the PGN file %.900s", cfg.pgn);
         run->pgn = NULL;
-        /* a tune run: the piece values, into the result file's summary and printed */
-        TuneFit *fit = tune && !run->error[0] ? malloc(sizeof *fit) : NULL;
-        if (fit) {
-            uint64_t pairs[MATCH_MAX_IMBALANCES][PAIR_CLASSES];
-            for (int i = 0; i < cfg.n_imbalances; i++)
-                memcpy(pairs[i], run->groups[i].pairs, sizeof pairs[i]);
-            tune_fit(&cfg, (const uint64_t(*)[PAIR_CLASSES])pairs, fit);
+        /* a tune run's regression reads the games back from the result file */
+        if (run->tuner && !run->error[0] && cfg.tune.method != TUNE_SPSA) {
+            char h5err[1024];
+            if (h5match_flush(run->h5, h5err, sizeof h5err) != 0)
+                snprintf(run->error, sizeof run->error, "%.500s: %.500s", cfg.output, h5err);
+            else
+                tune_regress(run->tuner, (const char *const[]){ cfg.output }, 1, cfg.tune.skip_plies);
         }
         char h5err[1024];
         H5MatchSummary summary = { .sprt = cfg.sprt ? &run->sprt : NULL, .end_time = NULL,
-                                   .tune = fit };
+                                   .tune = run->tuner,
+                                   .stop_reason = run->tuner && run->tuner->stop_reason[0]
+                                                      ? run->tuner->stop_reason
+                                                      : NULL };
         /* an interrupted match stays a checkpoint, without a summary */
         int closed = run->error[0] ? h5match_close(run->h5, h5err, sizeof h5err)
                                    : h5match_finish(run->h5, &summary, h5err, sizeof h5err);
@@ -677,12 +805,11 @@ static int run_command(int argc, char **argv, bool tune)
         if (closed != 0 && !run->error[0])
             snprintf(run->error, sizeof run->error, "%.500s: %.500s", cfg.output, h5err);
         print_summary(run, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-        if (fit) {
-            tune_print(stdout, fit);
-            if (!fit->ok)
+        if (run->tuner && !run->error[0]) {
+            tuner_print(stdout, run->tuner);
+            if (!tuner_ok(run->tuner))
                 status = 1;
         }
-        free(fit);
         fflush(stdout);
         fprintf(stderr, "games: %s\nresult: %s\n", cfg.pgn, cfg.output);
         if (run->error[0]) {
@@ -697,11 +824,16 @@ static int run_command(int argc, char **argv, bool tune)
             char ignored[256];
             h5match_close(run->h5, ignored, sizeof ignored);
         }
-        free(run->todo);
+        h5match_done_free(&run->done);
+        if (run->tuner) {
+            tuner_free(run->tuner);
+            free(run->tuner);
+        }
         openings_free(&run->openings);
         if (run->cfg) {
             pthread_mutex_destroy(&run->record_lock);
             pthread_mutex_destroy(&run->error_lock);
+            pthread_cond_destroy(&run->advanced);
         }
         free(run);
     }

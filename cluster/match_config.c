@@ -3,6 +3,7 @@
  * need the whole file (a player without a limit, UCI options for Carrera's engine, ...). */
 #include "match_config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,13 +155,26 @@ static void match_key(Reader *r, const IniEntry *e)
                 ini_fail(&r->check, e->line, "more than %d imbalances", MATCH_MAX_IMBALANCES);
                 return;
             }
+            /* NAME*W: W times the games of the others (more pawn-odds games, say) */
+            long weight = 1;
+            char *star = strchr(t, '*');
+            if (star) {
+                *star = '\0';
+                if (!options_number(star + 1, 1, 100, &weight)) {
+                    ini_fail(&r->check, e->line,
+                             "bad value for imbalances: '%s*%s': the weight after * must be a "
+                             "whole number from 1 to 100", t, star + 1);
+                    return;
+                }
+            }
+            c->weights[c->n_imbalances] = (int)weight;
             if (imbalance_parse(t, &c->imbalances[c->n_imbalances++], why, sizeof why) != 0) {
                 ini_fail(&r->check, e->line, "bad value for imbalances: %s", why);
                 return;
             }
         }
         if (c->n_imbalances == 0)
-            bad(r, e, "a list of imbalances such as Q:A, A:RN, N:PPP, P");
+            bad(r, e, "a list of imbalances such as Q:A, A:RN, N:PPP, P*2");
     } else if (strcmp(k, "output") == 0 || strcmp(k, "pgn") == 0) {
         char *dst = k[0] == 'o' ? c->output : c->pgn;
         if (v[0] == '\0' || strlen(v) >= CONFIG_PATH_MAX)
@@ -286,19 +300,47 @@ static void check_whole(Reader *r, const Ini *ini)
     MatchConfig *c = r->cfg;
     if (!ini_file_section(ini, "match"))
         ini_fail(&r->check, 0, "no [match] section");
+    TuneConfig *t = &c->tune;
+    if (t->given)
+        tune_config_check(t, &r->check, ini);
     int games_line = line_of(ini, "match", "games");
-    if (!games_line)
-        ini_fail(&r->check, ini_file_section(ini, "match") ? ini_file_section(ini, "match")->line : 0,
-                 "[match] needs games = N");
-    if (c->games % 2)
-        c->games++; /* whole pairs: every opening with both colours */
+    int imbalances_line = line_of(ini, "match", "imbalances");
+    uint64_t total;
+    if (t->given && t->method == TUNE_SPSA) {
+        if (games_line)
+            ini_fail(&r->check, games_line,
+                     "method = spsa plays iterations x pairs_per_iteration game pairs: remove games");
+        if (imbalances_line)
+            ini_fail(&r->check, imbalances_line, "method = spsa plays no imbalances");
+        c->stages = t->iterations;
+        c->pairs_per_stage = (uint64_t)t->pairs_per_iteration;
+    } else {
+        if (!games_line)
+            ini_fail(&r->check,
+                     ini_file_section(ini, "match") ? ini_file_section(ini, "match")->line : 0,
+                     "[match] needs games = N");
+        if (c->games % 2)
+            c->games++; /* whole pairs: every opening with both colours */
+        uint64_t weights = 0;
+        for (int i = 0; i < c->n_imbalances; i++)
+            weights += (uint64_t)c->weights[i];
+        c->stages = t->given && t->method == TUNE_IMBALANCE ? t->iterations : 1;
+        c->pairs_per_stage = (uint64_t)c->games / 2 * (weights ? weights : 1);
+    }
+    total = 2 * c->pairs_per_stage * (uint64_t)c->stages;
+    if (total > MATCH_MAX_GAMES)
+        ini_fail(&r->check, games_line ? games_line : imbalances_line,
+                 "%" PRIu64 " games in all (iterations, imbalances and their weights): more than "
+                 "%d", total, MATCH_MAX_GAMES);
+    c->games = (int)(total > MATCH_MAX_GAMES ? MATCH_MAX_GAMES : total);
+    if (t->given && t->method == TUNE_IMBALANCE && !c->n_imbalances)
+        ini_fail(&r->check, ini_file_section(ini, "tune")->line,
+                 "method = imbalance needs imbalances = ... in [match] (e.g. Q:A, N:PPP, P*2)");
+    if (t->given && t->method == TUNE_REGRESSION && t->n_sources)
+        ini_fail(&r->check, line_of(ini, "tune", "games"),
+                 "games = FILES reads recorded games and plays none: a file with it has only "
+                 "[tune]");
     if (c->n_imbalances > 0) {
-        int line = line_of(ini, "match", "imbalances");
-        c->pairs_per_imbalance = (uint64_t)c->games / 2;
-        if ((uint64_t)c->games * (uint64_t)c->n_imbalances > MATCH_MAX_GAMES)
-            ini_fail(&r->check, line, "%d imbalances of %d games are too many games", c->n_imbalances,
-                     c->games);
-        c->games *= c->n_imbalances;
         /* each must fit the variant's armies: tried on its start array */
         for (int i = 0; i < c->n_imbalances; i++) {
             Setup s;
@@ -306,7 +348,7 @@ static void check_whole(Reader *r, const Ini *ini)
             Rng rng = rng_new(1);
             char why[256];
             if (imbalance_apply(&c->imbalances[i], &s, BLACK, &rng, why, sizeof why) != 0)
-                ini_fail(&r->check, line, "%s", why);
+                ini_fail(&r->check, imbalances_line, "%s", why);
         }
     }
     if (c->openings == OPENINGS_RANDOM && !c->variant->random_array)
@@ -325,8 +367,16 @@ static void check_whole(Reader *r, const Ini *ini)
         c->sprt = true;
     }
     c->castle960 = c->variant->castle960;
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
         check_player(r, ini, i);
+        if (t->given && (t->method == TUNE_SPSA || c->stages > 1)
+            && c->players[i].kind != PLAYER_CARRERA)
+            ini_fail(&r->check, line_of(ini, i ? "player2" : "player1", "engine"),
+                     "method = %s%s changes the players' evaluation: both must be Carrera's engine",
+                     tune_method_name(t->method), t->method == TUNE_SPSA ? "" : " with iterations");
+    }
+    if (t->given && t->method == TUNE_SPSA)
+        tune_params_complete(t, &c->players[0].eval);
 }
 
 static int from_ini(Ini *ini, MatchConfig *out, char *err, size_t errlen)
@@ -338,18 +388,19 @@ static int from_ini(Ini *ini, MatchConfig *out, char *err, size_t errlen)
         .seed = 1,
         .adjudication = { .max_plies = 500 },
     };
+    tune_config_defaults(&out->tune);
     Reader r = { .cfg = out };
     ini_check_start(&r.check, ini, err, errlen);
     static const char *const known[] = { "match", "player1", "player2", "player1.eval",
-                                         "player2.eval" };
+                                         "player2.eval", "tune" };
     for (int i = 0; i < ini->section_count; i++) {
         bool ok = false;
         for (size_t k = 0; k < sizeof known / sizeof *known; k++)
             ok = ok || strcmp(ini->sections[i].name, known[k]) == 0;
         if (!ok)
             ini_unknown_section(&r.check, &ini->sections[i],
-                                "a match has [match], [player1], [player2], [player1.eval] and "
-                                "[player2.eval]");
+                                "a match has [match], [player1], [player2], [player1.eval], "
+                                "[player2.eval] and, to tune, [tune]");
     }
     for (int i = 0; i < ini->entry_count; i++) {
         const IniEntry *e = &ini->entries[i];
@@ -361,6 +412,8 @@ static int from_ini(Ini *ini, MatchConfig *out, char *err, size_t errlen)
             player_key(&r, &out->players[0], e);
         else if (strcmp(e->section, "player2") == 0)
             player_key(&r, &out->players[1], e);
+        else if (strcmp(e->section, "tune") == 0)
+            tune_config_key(&out->tune, &r.check, e);
     }
     if (!r.check.failed)
         check_whole(&r, ini);
@@ -394,4 +447,26 @@ void match_config_free(MatchConfig *c)
     free(c->file);
     free(c->text);
     *c = (MatchConfig){ 0 };
+}
+
+int match_imbalance_of(const MatchConfig *c, uint64_t pair)
+{
+    if (!c->n_imbalances)
+        return -1;
+    uint64_t q = pair % c->pairs_per_stage;
+    for (int i = 0; i < c->n_imbalances; i++) {
+        uint64_t n = match_imbalance_pairs(c, i);
+        if (q < n)
+            return i;
+        q -= n;
+    }
+    return c->n_imbalances - 1;
+}
+
+uint64_t match_imbalance_pairs(const MatchConfig *c, int i)
+{
+    uint64_t weights = 0;
+    for (int k = 0; k < c->n_imbalances; k++)
+        weights += (uint64_t)c->weights[k];
+    return c->pairs_per_stage / weights * (uint64_t)c->weights[i];
 }

@@ -13,6 +13,7 @@
 #include "imbalance.h"
 #include "match_game.h"
 #include "player.h"
+#include "tune_config.h"
 
 typedef enum OpeningKind {
     OPENINGS_STARTPOS, /* the variant's start position */
@@ -41,12 +42,19 @@ typedef struct MatchConfig {
     char output[CONFIG_PATH_MAX]; /* HDF5 result (default: the file's name with .h5) */
     char pgn[CONFIG_PATH_MAX];    /* PGN of every game (default: the file's name with .pgn) */
     PlayerConfig players[2];
-    /* Material-odds matches (piece-value tests): each imbalance gets games / n_imbalances games,
-     * pairs_per_imbalance pairs numbered in one block per imbalance, in the order given; player 1
-     * plays the side under test (its material unchanged). */
+    /* Material-odds matches (piece-value tests): imbalance i gets weights[i] * games games per
+     * stage, its pairs numbered in one block per imbalance, in the order given; player 1 plays
+     * the side under test (its material unchanged). */
     Imbalance imbalances[MATCH_MAX_IMBALANCES];
+    int weights[MATCH_MAX_IMBALANCES];
     int n_imbalances;
-    uint64_t pairs_per_imbalance;
+    /* A tune file's [tune] (tune.given false for a plain match). */
+    TuneConfig tune;
+    /* Stages: the pairs are played in `stages` blocks of pairs_per_stage pairs (numbered
+     * stage by stage); a tune method sets the players' evaluation for each from the results of
+     * the ones before. A plain match is one stage. */
+    int stages;
+    uint64_t pairs_per_stage;
 } MatchConfig;
 
 /* Reads and validates the match in the file at path. Returns 0; or -1 with one message in err
@@ -54,5 +62,11 @@ typedef struct MatchConfig {
 int match_config_read(const char *path, MatchConfig *out, char *err, size_t errlen);
 
 void match_config_free(MatchConfig *c);
+
+/* The imbalance (index into c->imbalances) that pair plays; -1 when the match has none. */
+int match_imbalance_of(const MatchConfig *c, uint64_t pair);
+
+/* The pairs of imbalance i in one stage. */
+uint64_t match_imbalance_pairs(const MatchConfig *c, int i);
 
 #endif

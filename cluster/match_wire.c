@@ -75,13 +75,18 @@ unsigned char *wire_request(uint32_t count, size_t *len)
     return finish(&b, len);
 }
 
-unsigned char *wire_pairs(const uint64_t *pairs, uint32_t n, size_t *len)
+unsigned char *wire_pairs(const uint64_t *pairs, uint32_t n, const EvalParams eval[2], size_t *len)
 {
     Buf b = { 0 };
     put_u8(&b, WIRE_PAIRS);
     put_u32(&b, n);
     for (uint32_t i = 0; i < n; i++)
         put_u64(&b, pairs[i]);
+    int count;
+    const EvalParamInfo *info = eval_param_list(&count);
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < count; i++)
+            put_u32(&b, (uint32_t)*eval_param_ref((EvalParams *)&eval[k], &info[i]));
     return finish(&b, len);
 }
 
@@ -232,6 +237,18 @@ int wire_decode(const unsigned char *data, size_t len, const Openings *o, WireMe
             r.bad = true;
         for (uint32_t i = 0; i < out->n_pairs && !r.bad; i++)
             out->pairs[i] = get_u64(&r);
+        int count;
+        const EvalParamInfo *info = eval_param_list(&count);
+        for (int k = 0; k < 2; k++) {
+            eval_defaults(&out->eval[k]);
+            for (int i = 0; i < count && !r.bad; i++) {
+                int32_t v = (int32_t)get_u32(&r);
+                if (v < info[i].min || v > info[i].max)
+                    r.bad = true;
+                else
+                    *eval_param_ref(&out->eval[k], &info[i]) = v;
+            }
+        }
         break;
     case WIRE_STOP:
         break;

@@ -8,12 +8,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "eval.h"
 #include "match_game.h"
 #include "openings.h"
 
 typedef enum WireKind {
     WIRE_REQUEST = 1, /* worker: how many pairs it can play now */
-    WIRE_PAIRS,       /* rank 0: the pair numbers to play */
+    WIRE_PAIRS,       /* rank 0: the pair numbers to play, with the players' evaluation */
     WIRE_STOP,        /* rank 0: no more pairs */
     WIRE_RESULT,      /* worker: one finished pair */
     WIRE_FAILED       /* worker: the error that stopped it */
@@ -28,6 +29,7 @@ typedef struct WireMessage {
     uint32_t count;                 /* WIRE_REQUEST */
     uint64_t pairs[WIRE_MAX_PAIRS]; /* WIRE_PAIRS */
     uint32_t n_pairs;
+    EvalParams eval[2];             /* WIRE_PAIRS: player 1's and player 2's for these pairs */
     uint64_t pair;                  /* WIRE_RESULT */
     GameRecord games[2];
     char text[1024];                /* WIRE_FAILED */
@@ -35,7 +37,7 @@ typedef struct WireMessage {
 
 /* Each returns malloc'd bytes with their length in *len, or NULL when memory runs out. */
 unsigned char *wire_request(uint32_t count, size_t *len);
-unsigned char *wire_pairs(const uint64_t *pairs, uint32_t n, size_t *len);
+unsigned char *wire_pairs(const uint64_t *pairs, uint32_t n, const EvalParams eval[2], size_t *len);
 unsigned char *wire_stop(size_t *len);
 unsigned char *wire_result(uint64_t pair, const GameRecord games[2], size_t *len);
 unsigned char *wire_failed(const char *text, size_t *len);

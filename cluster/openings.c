@@ -119,7 +119,8 @@ int openings_position(const Openings *o, uint64_t pair, int game, Position *out,
     else
         setup_start(&s, c->variant);
     /* the same change for both games of the pair: drawn before the colour is known */
-    const Imbalance *im = c->n_imbalances ? &c->imbalances[pair / c->pairs_per_imbalance] : NULL;
+    int which = match_imbalance_of(c, pair);
+    const Imbalance *im = which >= 0 ? &c->imbalances[which] : NULL;
     Rng change = im ? rng_new(rng_next(&rng)) : rng;
     if (im && imbalance_apply(im, &s, game == 0 ? BLACK : WHITE, &change, err, errlen) != 0)
         return -1;

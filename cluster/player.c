@@ -119,6 +119,15 @@ void player_free(Player *p)
 
 const PlayerConfig *player_config(const Player *p) { return &p->cfg; }
 
+void player_set_eval(Player *p, const EvalParams *e)
+{
+    if (p->cfg.kind != PLAYER_CARRERA || memcmp(&p->cfg.eval, e, sizeof *e) == 0)
+        return;
+    p->cfg.eval = *e;
+    eval_prepare(p->eval, e);
+    searcher_clear(p->searcher); /* scores of the old evaluation */
+}
+
 int player_new_game(Player *p, char *err, size_t errlen)
 {
     if (p->cfg.kind == PLAYER_CARRERA) {

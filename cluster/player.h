@@ -79,6 +79,10 @@ void player_free(Player *p);
 
 const PlayerConfig *player_config(const Player *p);
 
+/* Carrera's engine only (an external engine is left as it is): plays from now on with the
+ * evaluation parameters e, as a tuner's stage asks. */
+void player_set_eval(Player *p, const EvalParams *e);
+
 /* Prepares for a new game: ucinewgame (an empty table for Carrera), restarting an external engine
  * that failed before. Returns 0, or -1 with a message when the engine cannot be restarted. */
 int player_new_game(Player *p, char *err, size_t errlen);

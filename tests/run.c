@@ -9,9 +9,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char *slurp(FILE *f)
@@ -59,4 +62,40 @@ void run_free(Run *r)
     free(r->out);
     free(r->err);
     r->out = r->err = NULL;
+}
+
+/* The games in the PGN file at path so far. */
+static int events_in(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    int events = 0;
+    char line[512];
+    while (f && fgets(line, sizeof line, f))
+        events += strncmp(line, "[Event ", 7) == 0;
+    if (f)
+        fclose(f);
+    return events;
+}
+
+bool run_killed(const char *const *argv, const char *watch, int events)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        FILE *devnull = freopen("/dev/null", "w", stdout);
+        devnull = freopen("/dev/null", "w", stderr);
+        (void)devnull;
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int status;
+    for (int waited = 0; waited < 6000 && events_in(watch) < events; waited++) {
+        if (waitpid(pid, &status, WNOHANG) == pid)
+            return false;
+        nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+    }
+    kill(pid, SIGKILL);
+    assert_true(waitpid(pid, &status, 0) == pid);
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
 }

@@ -3,6 +3,8 @@
 #ifndef CARRERA_TEST_RUN_H
 #define CARRERA_TEST_RUN_H
 
+#include <stdbool.h>
+
 typedef struct Run {
     int status;  /* exit status, or 128 + the signal that ended it */
     char *out, *err;
@@ -11,5 +13,10 @@ typedef struct Run {
 /* argv[0] is the program's path; argv ends with NULL. Fails the test when it cannot run. */
 Run run_program(const char *const *argv);
 void run_free(Run *r);
+
+/* Starts argv with its output thrown away, waits until the file at watch holds at least
+ * `events` lines starting "[Event " (a PGN file's games; at most 60 s), then kills it with
+ * SIGKILL. Returns true when the kill ended it (false: it had finished before). */
+bool run_killed(const char *const *argv, const char *watch, int events);
 
 #endif

@@ -269,34 +269,9 @@ static void test_kill_and_resume(void **state)
     assert_int_equal(r.status, 0);
     run_free(&r);
 
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        FILE *devnull = freopen("/dev/null", "w", stdout);
-        devnull = freopen("/dev/null", "w", stderr);
-        (void)devnull;
-        execl(CARRERA_BIN, CARRERA_BIN, "match", "--config", path, "--pgn", pgn, "--quiet",
-              (char *)NULL);
-        _exit(127);
-    }
-    /* kill it once a few pairs are in the PGN file (or at the latest after 20 s) */
-    for (int waited = 0; waited < 2000; waited++) {
-        FILE *f = fopen(pgn, "r");
-        int events = 0;
-        char line[512];
-        while (f && fgets(line, sizeof line, f))
-            events += strncmp(line, "[Event ", 7) == 0;
-        if (f)
-            fclose(f);
-        if (events >= 6)
-            break;
-        struct timespec pause = { 0, 10000000 };
-        nanosleep(&pause, NULL);
-    }
-    kill(pid, SIGKILL);
-    int status;
-    waitpid(pid, &status, 0);
-    assert_true(WIFSIGNALED(status));
+    /* killed once a few pairs are in the PGN file */
+    const char *argv_k[] = { CARRERA_BIN, "match", "--config", path, "--pgn", pgn, "--quiet", NULL };
+    assert_true(run_killed(argv_k, pgn, 6));
 
     const char *argv_r[] = { CARRERA_BIN, "match", "--config", path, "--pgn", pgn, "--resume",
                              "--quiet", NULL };
@@ -449,66 +424,6 @@ static void test_imbalances(void **state)
     run_free(&r);
 }
 
-/* carrera tune: the file must be a material-odds match; a design that cannot separate the pieces
- * is refused after the games; a complete design prints a value and interval per piece (here from
- * a lopsided match, so the values only show the fit ran: the fit itself is test_tune_stats'). */
-static void tune(const char *config, const char *name, Run *r)
-{
-    char path[512], pgn[512], h5[512];
-    snprintf(path, sizeof path, "%s/%s.ini", dir, name);
-    snprintf(pgn, sizeof pgn, "%s/%s.pgn", dir, name);
-    snprintf(h5, sizeof h5, "%s/%s.h5", dir, name);
-    write_text(path, config);
-    const char *argv[] = { CARRERA_BIN, "tune", "--config", path, "--pgn", pgn, "--out", h5,
-                           "--quiet", NULL };
-    *r = run_program(argv);
-}
-
-static void test_tune(void **state)
-{
-    (void)state;
-    Run r;
-    tune("[match]\ngames = 2\n[player1]\nnodes = 100\n[player2]\nnodes = 100\n", "tune-plain", &r);
-    assert_int_equal(r.status, 2);
-    assert_non_null(strstr(r.err, "a tune run needs imbalances"));
-    run_free(&r);
-    tune("[match]\nvariant = capablanca\nimbalances = Q:A, P\ngames = 2\nmax_plies = 20\n"
-         "[player1]\nnodes = 200\n[player2]\nnodes = 200\n", "tune-singular", &r);
-    assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.out, "no piece values: the imbalance tests cannot separate"));
-    run_free(&r);
-    tune("[match]\nvariant = caparandom\nopenings = random\n"
-         "imbalances = Q:A, A:RN, R:NP, N:PPP, P\ngames = 40\nmax_plies = 150\n"
-         "resign_score = 800\nresign_moves = 2\n"
-         "[player1]\nnodes = 3000\n[player2]\nnodes = 30\n", "tune-lopsided", &r);
-    if (r.status != 0)
-        fail_msg("status %d\n%s\n%s", r.status, r.out, r.err);
-    assert_non_null(strstr(r.out, "piece values (pawns, 95% intervals; least squares over 5 imbalances"));
-    static const char *const pieces[] = { "\n  N ", "\n  R ", "\n  A ", "\n  Q " };
-    for (int i = 0; i < 4; i++)
-        assert_non_null(strstr(r.out, pieces[i]));
-    run_free(&r);
-    /* the same numbers in the result file's /tune group */
-    char h5[512];
-    snprintf(h5, sizeof h5, "%s/tune-lopsided.h5", dir);
-    hid_t file = H5Fopen(h5, H5F_ACC_RDONLY, H5P_DEFAULT);
-    assert_true(file >= 0);
-    double value[7] = { 0 };
-    hid_t d = H5Dopen2(file, "/tune/value", H5P_DEFAULT);
-    assert_true(d >= 0);
-    assert_true(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, value) >= 0);
-    H5Dclose(d);
-    assert_true(value[0] == 1.0 && value[1] > 0 && value[6] > value[1]);
-    uint64_t pairs[5][5];
-    d = H5Dopen2(file, "/tune/pairs", H5P_DEFAULT);
-    assert_true(d >= 0);
-    assert_true(H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, pairs) >= 0);
-    H5Dclose(d);
-    for (int i = 0; i < 5; i++)
-        assert_int_equal(pairs[i][0] + pairs[i][1] + pairs[i][2] + pairs[i][3] + pairs[i][4], 20);
-    H5Fclose(file);
-}
-
 /* A much stronger player 1 (many more nodes): an SPRT for 0 against 150 Elo accepts H1 long
  * before the 400 games, and the match stops handing out pairs. */
 static void test_sprt_stops(void **state)
@@ -588,7 +503,6 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_faulty_engines),
         cmocka_unit_test(test_openings_file_and_marseillais),
         cmocka_unit_test(test_imbalances),
-        cmocka_unit_test(test_tune),
         cmocka_unit_test(test_sprt_stops),
         cmocka_unit_test(test_kill_and_resume),
     };
