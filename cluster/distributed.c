@@ -15,7 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_error.h"
 #include "comm.h"
+#include "estimate.h"
 #include "paths.h"
 #include "config.h"
 #include "coordinator.h"
@@ -120,6 +122,8 @@ int distributed_perft(const DistJob *job)
         status = 1;
     }
     UnitCounter counter = { 0 };
+    if (status == 0 && estimate_check_memory(job->hash_bytes, "the hash table would", err, sizeof err) != 0)
+        status = EXIT_USAGE;
     if (status == 0 && unit_counter_init(&counter, job->setup.variant, &job->rules, threads,
                                          job->hash_bytes, err, sizeof err) != 0)
         status = 1;
@@ -148,6 +152,9 @@ int distributed_perft(const DistJob *job)
         return 0;
     }
 
+    Position root;
+    position_from_setup(&root, &job->setup);
+    estimate_note_perft(&root, &job->rules, job->depth, threads, ranks, true);
     size_t done_before = 0;
     for (size_t i = 0; i < split.n_units; i++)
         done_before += split.units[i].nodes != UNIT_NOT_DONE;

@@ -18,6 +18,7 @@
 
 #include "cli_error.h"
 #include "comm.h"
+#include "estimate.h"
 #include "match_config.h"
 #include "match_game.h"
 #include "h5match.h"
@@ -749,8 +750,14 @@ static int run_command(int argc, char **argv, bool tune)
             run->eval[0] = run->tuner->eval[0];
             run->eval[1] = run->tuner->eval[1];
         }
+        /* every thread has its two players, each with its table (or its engine's) */
+        size_t tables = ((size_t)cfg.players[0].hash_mb + (size_t)cfg.players[1].hash_mb) << 20;
         if (status)
             ;
+        else if (estimate_check_memory(tables * (size_t)run->threads,
+                                       "the players' hash tables (hash, per game at once) would",
+                                       err, sizeof err) != 0)
+            status = EXIT_USAGE;
         else if (openings_load(&run->openings, &cfg, err, sizeof err) != 0)
             status = EXIT_USAGE;
         else if (comm_rank() == 0) {
@@ -763,6 +770,7 @@ static int run_command(int argc, char **argv, bool tune)
     if (status == 0 && comm_rank() != 0) {
         work(&cfg, &run->openings, run->threads);
     } else if (status == 0) {
+        estimate_note_match(&cfg, run->threads, comm_size());
         progress_start(&run->progress, "match", quiet);
         if (run->resumed && !quiet)
             fprintf(stderr, "match: resuming %s (resume %d): %" PRIu64 " of %" PRIu64

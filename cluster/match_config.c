@@ -257,7 +257,7 @@ static int line_of(const Ini *ini, const char *section, const char *key)
 static void check_player(Reader *r, const Ini *ini, int index)
 {
     PlayerConfig *p = &r->cfg->players[index];
-    char section[16], eval_section[24];
+    char section[24], eval_section[32];
     snprintf(section, sizeof section, "player%d", index + 1);
     snprintf(eval_section, sizeof eval_section, "player%d.eval", index + 1);
     const IniSection *head = ini_file_section(ini, section);

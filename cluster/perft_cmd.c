@@ -1,5 +1,6 @@
 /* The `carrera perft` command: option parsing, the start position, and the report. */
 #include <inttypes.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "cli_error.h"
 #include "distributed.h"
 #include "divide.h"
+#include "estimate.h"
 #include "options.h"
 #include "perft_cmd.h"
 #include "perft_stats.h"
@@ -19,7 +21,7 @@ void perft_usage(FILE *out)
           "                     (--startpos | --fen FEN | --chess960 N | --random SEED)\n"
           "                     --depth D [--divide] [--turns RULES] [--ep-rule classic|modern]\n"
           "                     [--unit turn|movement] [--threads N] [--hash MB] [--stats]\n"
-          "                     [--quiet] [--out FILE [--split-depth N] [--resume]]\n"
+          "                     [--quiet] [--estimate] [--out FILE [--split-depth N] [--resume]]\n"
           "       carrera perft --config FILE [--resume] [--divide] [--quiet] [--out FILE]\n"
           "\n"
           "Counts the legal move paths of length D from a position.\n"
@@ -45,6 +47,9 @@ void perft_usage(FILE *out)
           "  --stats          per depth: nodes, captures, en passant, castles, promotions,\n"
           "                   checks, discovered and double checks, checkmates (and one- and\n"
           "                   two-movement turns); slower, not with --divide\n"
+          "  --estimate       print how many nodes and how long (counting the first levels\n"
+          "                   exactly and extrapolating), count nothing more. A count\n"
+          "                   estimated at over an hour says so on stderr before it starts\n"
           "\n"
           "Distributed jobs (also under mpiexec or srun, one process without them):\n"
           "  --out FILE       count in work units and write the result and checkpoint to the\n"
@@ -135,7 +140,7 @@ int perft_command(int argc, char **argv)
     PositionArgs pos = { 0 };
     const char *depth_text = NULL, *unit_text = NULL, *threads = NULL, *hash = NULL;
     const char *out = NULL, *config = NULL, *split_text = NULL;
-    bool divide = false, quiet = false, stats = false, resume = false;
+    bool divide = false, quiet = false, stats = false, resume = false, estimate = false;
     const Option options[] = {
         { "--variant", &pos.variant, NULL },
         { "--fen", &pos.fen, NULL },
@@ -154,6 +159,7 @@ int perft_command(int argc, char **argv)
         { "--out", &out, NULL },
         { "--config", &config, NULL },
         { "--resume", NULL, &resume },
+        { "--estimate", NULL, &estimate },
         { "--split-depth", &split_text, NULL },
         { NULL, NULL, NULL },
     };
@@ -168,9 +174,11 @@ int perft_command(int argc, char **argv)
         /* The configuration says what to count and how: the command line only says how to run
          * and what to print. */
         if (pos.variant || pos.fen || pos.chess960 || pos.random || pos.startpos || pos.turns ||
-            pos.ep_rule || depth_text || unit_text || threads || hash || stats || split_text)
+            pos.ep_rule || depth_text || unit_text || threads || hash || stats || split_text ||
+            estimate)
             return cli_error("--config takes the position, depth, threads and hash from the "
-                             "file: only --resume, --divide, --quiet and --out go with it");
+                             "file: only --resume, --divide, --quiet and --out go with it "
+                             "(carrera check-config FILE estimates the job)");
         return distributed_perft_config(config, out, resume, divide, quiet);
     }
     if (!out && (resume || split_text))
@@ -205,6 +213,18 @@ int perft_command(int argc, char **argv)
                              "%d",
                              hash, PERFT_MAX_HASH_MB);
         run.hash_bytes = (size_t)value << 20;
+        char why[256];
+        if (estimate_check_memory(run.hash_bytes, "--hash would", why, sizeof why) != 0)
+            return cli_error("%s", why);
+    }
+    if (estimate) {
+        Position p;
+        position_from_setup(&p, &s);
+        char text[512];
+        estimate_perft_text(&p, &rules, depth, run.threads > 0 ? run.threads : omp_get_max_threads(),
+                            text, sizeof text);
+        printf("%s\n", text);
+        return 0;
     }
 
     if (out) {
@@ -239,6 +259,8 @@ int perft_command(int argc, char **argv)
     }
     Position p;
     position_from_setup(&p, &s);
+    estimate_note_perft(&p, &rules, depth, run.threads > 0 ? run.threads : omp_get_max_threads(), 1,
+                        false);
     if (stats) {
         if (divide || unit == UNIT_MOVEMENT)
             return cli_error("--stats counts by turn and cannot divide: drop --divide and --unit");

@@ -296,6 +296,30 @@ static void test_errors(void **state)
                  NULL);
 }
 
+/* --estimate: exact when the count is cheap, else extrapolated from the exact levels (here within
+ * a factor of two of the published Capablanca perft 6, 1,015,802,437); a hash table larger than
+ * the machine's memory is refused before anything is allocated. */
+static void test_estimate(void **state)
+{
+    (void)state;
+    Run r = run("perft", "--startpos", "--depth", "4", "--estimate", NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "perft 4: 197281 nodes exactly (counted just now)\n");
+    run_free(&r);
+    r = run("perft", "--variant", "capablanca", "--startpos", "--depth", "6", "--estimate",
+            "--threads", "1", NULL);
+    assert_int_equal(r.status, 0);
+    const char *about = strstr(r.out, "perft 6: about ");
+    assert_non_null(about);
+    double nodes = strtod(about + strlen("perft 6: about "), NULL);
+    if (!(nodes > 0.5 * 1015802437.0 && nodes < 2.0 * 1015802437.0))
+        fail_msg("estimate %g for Capablanca perft 6 (1015802437): %s", nodes, r.out);
+    assert_non_null(strstr(r.out, "on 1 thread at"));
+    run_free(&r);
+    expect_error("more than this machine's memory", "perft", "--startpos", "--depth", "1",
+                 "--hash", "4000000", NULL);
+}
+
 /* Reads the next line and checks it starts with prefix. */
 static void expect_line(Subprocess *p, const char *prefix)
 {
@@ -439,7 +463,7 @@ int main(void)
         cmocka_unit_test(test_perft_plain),   cmocka_unit_test(test_random_array),
         cmocka_unit_test(test_perft_divide),  cmocka_unit_test(test_help_and_version),
         cmocka_unit_test(test_errors),        cmocka_unit_test(test_uci_session),
-        cmocka_unit_test(test_uci_eof_quits),
+        cmocka_unit_test(test_uci_eof_quits), cmocka_unit_test(test_estimate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

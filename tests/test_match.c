@@ -87,6 +87,8 @@ static void test_config_errors(void **state)
     expect_config_error("bad-random-openings.ini", "bad-random-openings.ini:4: openings = random needs");
     expect_config_error("bad-section.ini", "bad-section.ini:7: section [player3] is unknown");
     expect_config_error("no-such-file.ini", "no-such-file.ini");
+    expect_config_error("bad-hash-memory.ini", "hash tables (hash, per game at once) would need "
+                                               "262144 MB, more than this machine's memory");
 }
 
 /* The game of round "P.G" in a PGN file, from its first tag to the next game; NULL if absent. */

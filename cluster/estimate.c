@@ -1,0 +1,176 @@
+/* Estimates of a request's size (estimate.h). */
+#define _POSIX_C_SOURCE 200809L
+
+#include "estimate.h"
+
+#include <stdint.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "turn.h"
+
+/* Carrera's engine per thread (scripts/bench-match: about 300,000 nodes a game at 2000 nodes per
+ * turn, 0.28 s a game on one thread); double-move search is about twenty times slower. */
+#define ENGINE_NODES_PER_SECOND 1.0e6
+#define DOUBLE_MOVE_SLOWDOWN    20.0
+#define EXACT_NODES_MAX         2.0e6
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+void estimate_perft(const Position *p, const Rules *r, int depth, PerftEstimate *out)
+{
+    *out = (PerftEstimate){ .exact = 1, .per_ply = 1, .nodes = 1, .rate = 1e8 };
+    double before = 1, spent = 0, counted = 0;
+    for (int d = 1; d <= depth; d++) {
+        double t0 = seconds_now();
+        double n = (double)perft_turns(p, r, d);
+        spent += seconds_now() - t0;
+        counted += n;
+        out->exact_depth = d;
+        out->exact = n;
+        out->per_ply = before > 0 ? n / before : 0;
+        before = n;
+        /* the next level costs about per_ply times this one */
+        if (n >= EXACT_NODES_MAX || n == 0 || n * out->per_ply > 15 * EXACT_NODES_MAX)
+            break;
+    }
+    if (spent > 0.01)
+        out->rate = counted / spent;
+    out->nodes = out->exact;
+    for (int d = out->exact_depth; d < depth; d++)
+        out->nodes *= out->per_ply;
+}
+
+/* Seconds one turn takes for a player, or 0 when its limit says nothing about time. */
+static double turn_seconds(const PlayerConfig *p, const Rules *r, int plies)
+{
+    const PlayerLimits *l = &p->limits;
+    if (l->movetime_ms)
+        return l->movetime_ms / 1000.0;
+    if (l->base_ms)
+        return (l->base_ms / 1000.0) / (plies / 2.0) + l->inc_ms / 1000.0;
+    if (l->nodes) {
+        double rate = ENGINE_NODES_PER_SECOND;
+        if (r->turns != TURNS_SINGLE)
+            rate /= DOUBLE_MOVE_SLOWDOWN;
+        return (double)l->nodes / rate;
+    }
+    return 0;
+}
+
+double estimate_match_seconds(const MatchConfig *c, int threads)
+{
+    int plies = c->adjudication.max_plies > 0 && c->adjudication.max_plies < 150
+                    ? c->adjudication.max_plies
+                    : 150;
+    double per_turn[2];
+    for (int i = 0; i < 2; i++) {
+        per_turn[i] = turn_seconds(&c->players[i], &c->rules, plies);
+        if (per_turn[i] <= 0)
+            return 0;
+    }
+    double game = plies / 2.0 * (per_turn[0] + per_turn[1]);
+    return (double)c->games * game / (threads > 0 ? threads : 1);
+}
+
+void estimate_duration_text(double s, char *out, size_t len)
+{
+    if (s < 120)
+        snprintf(out, len, "%.0f s", s);
+    else if (s < 7200)
+        snprintf(out, len, "%.0f minutes", s / 60);
+    else if (s < 3 * 86400.0)
+        snprintf(out, len, "%.1f hours", s / 3600);
+    else if (s < 3 * 365 * 86400.0)
+        snprintf(out, len, "%.0f days", s / 86400);
+    else
+        snprintf(out, len, "%.2g years", s / (365 * 86400.0));
+}
+
+size_t estimate_memory_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (size_t)pages * (size_t)size : 0;
+}
+
+int estimate_check_memory(size_t bytes, const char *what, char *err, size_t errlen)
+{
+    size_t have = estimate_memory_bytes();
+    if (have == 0 || bytes <= have)
+        return 0;
+    snprintf(err, errlen, "%s need %zu MB, more than this machine's memory (%zu MB)", what,
+             bytes >> 20, have >> 20);
+    return -1;
+}
+
+void estimate_perft_text(const Position *p, const Rules *r, int depth, int threads, char *out,
+                         size_t len)
+{
+    PerftEstimate e;
+    estimate_perft(p, r, depth, &e);
+    if (e.exact_depth == depth) {
+        snprintf(out, len, "perft %d: %.0f nodes exactly (counted just now)", depth, e.exact);
+        return;
+    }
+    char when[64];
+    estimate_duration_text(e.nodes / (e.rate * (threads > 0 ? threads : 1)), when, sizeof when);
+    snprintf(out, len,
+             "perft %d: about %.2g nodes (perft %d = %.0f exactly, x %.1f a ply), roughly %s on "
+             "%d thread%s at %.0f Mn/s each (measured on the small levels; a hash table and bulk "
+             "counting make deep levels faster)",
+             depth, e.nodes, e.exact_depth, e.exact, e.per_ply, when, threads,
+             threads == 1 ? "" : "s", e.rate / 1e6);
+}
+
+void estimate_note_perft(const Position *p, const Rules *r, int depth, int threads, int ranks,
+                         bool with_output)
+{
+    PerftEstimate e;
+    estimate_perft(p, r, depth, &e);
+    int workers = (threads > 0 ? threads : 1) * (ranks > 0 ? ranks : 1);
+    double seconds = e.nodes / (e.rate * workers);
+    if (e.exact_depth == depth || seconds < ESTIMATE_NOTE_SECONDS)
+        return;
+    char when[64];
+    estimate_duration_text(seconds, when, sizeof when);
+    fprintf(stderr,
+            "carrera: note: perft %d is about %.2g nodes (perft %d = %.0f, x %.1f a ply): roughly "
+            "%s on %d thread%s x %d rank%s. %s\n",
+            depth, e.nodes, e.exact_depth, e.exact, e.per_ply, when, threads,
+            threads == 1 ? "" : "s", ranks, ranks == 1 ? "" : "s",
+            with_output ? "It checkpoints to its result file: --resume continues it."
+                        : "Nothing is kept if it is stopped: --out FILE checkpoints it.");
+}
+
+void estimate_match_text(const MatchConfig *c, int threads, char *out, size_t len)
+{
+    double seconds = estimate_match_seconds(c, threads);
+    if (seconds <= 0) {
+        snprintf(out, len, "no time estimate (a player limited by depth)");
+        return;
+    }
+    char when[64];
+    estimate_duration_text(seconds, when, sizeof when);
+    snprintf(out, len, "roughly %s for %d games on %d thread%s", when, c->games, threads,
+             threads == 1 ? "" : "s");
+}
+
+void estimate_note_match(const MatchConfig *c, int threads, int ranks)
+{
+    int workers = (threads > 0 ? threads : 1) * (ranks > 0 ? ranks : 1);
+    double seconds = estimate_match_seconds(c, workers);
+    if (seconds < ESTIMATE_NOTE_SECONDS)
+        return;
+    char when[64];
+    estimate_duration_text(seconds, when, sizeof when);
+    fprintf(stderr,
+            "carrera: note: %d games: roughly %s on %d game%s at once (%d thread%s x %d rank%s). "
+            "Every pair is kept in the result file: --resume continues it.\n",
+            c->games, when, workers, workers == 1 ? "" : "s", threads, threads == 1 ? "" : "s",
+            ranks, ranks == 1 ? "" : "s");
+}
