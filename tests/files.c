@@ -1,4 +1,6 @@
 /* Files in tests (files.h). */
+#define _POSIX_C_SOURCE 200809L
+
 #include "files.h"
 
 #include <stdarg.h>
@@ -10,6 +12,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+char scratch_dir[] = "/tmp/carrera-test-XXXXXX";
+
+int scratch_setup(void **state)
+{
+    (void)state;
+    return mkdtemp(scratch_dir) ? 0 : -1;
+}
+
+int scratch_teardown(void **state)
+{
+    (void)state;
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf '%s'", scratch_dir);
+    return system(command) == 0 ? 0 : -1;
+}
 
 void write_bytes(const char *path, const void *data, size_t n)
 {

@@ -15,4 +15,10 @@ void *read_bytes(const char *path, size_t *n);
 /* Fails unless text contains part. */
 void assert_contains(const char *text, const char *part);
 
+/* A scratch directory for a test program's files, made by scratch_setup (a cmocka group
+ * set-up) under /tmp and removed with everything in it by scratch_teardown. */
+extern char scratch_dir[];
+int scratch_setup(void **state);
+int scratch_teardown(void **state);
+
 #endif

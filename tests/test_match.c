@@ -32,23 +32,6 @@
 /* The MPI launcher and its arguments (test_match mpi ...), NULL-padded. */
 static const char *mpi_launcher[7];
 
-/* A scratch directory for this test's files. */
-static char dir[] = "/tmp/carrera-test-match-XXXXXX";
-
-static int setup(void **state)
-{
-    (void)state;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char command[128];
-    snprintf(command, sizeof command, "rm -rf '%s'", dir);
-    return system(command) == 0 ? 0 : -1;
-}
-
 static void write_text(const char *path, const char *text) { write_bytes(path, text, strlen(text)); }
 
 /* Runs carrera match; the result file goes beside the PGN file (same name, .h5). */
@@ -65,7 +48,7 @@ static void expect_config_error(const char *file, const char *message)
 {
     char path[512], pgn[512];
     snprintf(path, sizeof path, "%s/%s", CARRERA_MATCH_DATA, file);
-    snprintf(pgn, sizeof pgn, "%s/unused.pgn", dir);
+    snprintf(pgn, sizeof pgn, "%s/unused.pgn", scratch_dir);
     Run r = match(path, pgn);
     if (r.status != 2 || !strstr(r.err, message))
         fail_msg("%s: status %d, stderr '%s'; expected 2 and '%s'", file, r.status, r.err, message);
@@ -152,8 +135,8 @@ static void test_same_games_any_threads(void **state)
     for (int threads = 1; threads <= 2; threads++) {
         char config[512], path[512];
         snprintf(config, sizeof config, SELF_PLAY, threads);
-        snprintf(path, sizeof path, "%s/self%d.ini", dir, threads);
-        snprintf(pgn[threads - 1], sizeof pgn[0], "%s/self%d.pgn", dir, threads);
+        snprintf(path, sizeof path, "%s/self%d.ini", scratch_dir, threads);
+        snprintf(pgn[threads - 1], sizeof pgn[0], "%s/self%d.pgn", scratch_dir, threads);
         write_text(path, config);
         Run r = match(path, pgn[threads - 1]);
         if (r.status != 0)
@@ -176,8 +159,8 @@ static void test_against_fairy_stockfish(void **state)
              "[player2]\nname = fsf\nengine = uci\ncommand = %s\nnodes = 2000\n"
              "option.Threads = 1\n",
              CARRERA_FAIRY_STOCKFISH);
-    snprintf(path, sizeof path, "%s/fsf.ini", dir);
-    snprintf(out, sizeof out, "%s/fsf.pgn", dir);
+    snprintf(path, sizeof path, "%s/fsf.ini", scratch_dir);
+    snprintf(out, sizeof out, "%s/fsf.pgn", scratch_dir);
     write_text(path, config);
     Run r = match(path, out);
     if (r.status != 0)
@@ -201,9 +184,9 @@ static void faulty(const char *fault, const char *limit, const char *ending)
              "[player1]\nname = carrera\nnodes = 500\n"
              "[player2]\nname = faulty\nengine = uci\n"
              "command = %s/faulty_engine.py %s %s 2 %s/faulty-%s.marker\n%s\n",
-             CARRERA_MATCH_DATA, CARRERA_BIN, fault, dir, fault, limit);
-    snprintf(path, sizeof path, "%s/faulty-%s.ini", dir, fault);
-    snprintf(out, sizeof out, "%s/faulty-%s.pgn", dir, fault);
+             CARRERA_MATCH_DATA, CARRERA_BIN, fault, scratch_dir, fault, limit);
+    snprintf(path, sizeof path, "%s/faulty-%s.ini", scratch_dir, fault);
+    snprintf(out, sizeof out, "%s/faulty-%s.pgn", scratch_dir, fault);
     write_text(path, config);
     Run r = match(path, out);
     if (r.status != 0)
@@ -251,10 +234,10 @@ static void test_kill_and_resume(void **state)
 {
     (void)state;
     char config[1024], path[512], pgn[512], h5[512], whole[512];
-    snprintf(path, sizeof path, "%s/resume.ini", dir);
-    snprintf(pgn, sizeof pgn, "%s/resume.pgn", dir);
-    snprintf(h5, sizeof h5, "%s/resume.h5", dir);
-    snprintf(whole, sizeof whole, "%s/whole.pgn", dir);
+    snprintf(path, sizeof path, "%s/resume.ini", scratch_dir);
+    snprintf(pgn, sizeof pgn, "%s/resume.pgn", scratch_dir);
+    snprintf(h5, sizeof h5, "%s/resume.h5", scratch_dir);
+    snprintf(whole, sizeof whole, "%s/whole.pgn", scratch_dir);
     snprintf(config, sizeof config,
              "[match]\nvariant = capablanca\ngames = 24\nrandom_plies = 4\nseed = 3\n"
              "concurrency = 2\nmax_plies = 160\noutput = %s\n"
@@ -264,7 +247,7 @@ static void test_kill_and_resume(void **state)
     write_text(path, config);
     /* the uninterrupted run, to compare with */
     char h5_whole[512];
-    snprintf(h5_whole, sizeof h5_whole, "%s/whole.h5", dir);
+    snprintf(h5_whole, sizeof h5_whole, "%s/whole.h5", scratch_dir);
     const char *argv_w[] = { CARRERA_BIN, "match", "--config", path, "--pgn", whole, "--out",
                              h5_whole, "--quiet", NULL };
     Run r = run_program(argv_w);
@@ -336,12 +319,12 @@ static void test_openings_file_and_marseillais(void **state)
 {
     (void)state;
     char openings[512], path[512], out[512], config[1024];
-    snprintf(openings, sizeof openings, "%s/openings.epd", dir);
+    snprintf(openings, sizeof openings, "%s/openings.epd", scratch_dir);
     write_text(openings, "# two openings\n"
                          "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
                          "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - ;c0 \"open game\"\n");
-    snprintf(path, sizeof path, "%s/file.ini", dir);
-    snprintf(out, sizeof out, "%s/file.pgn", dir);
+    snprintf(path, sizeof path, "%s/file.ini", scratch_dir);
+    snprintf(out, sizeof out, "%s/file.pgn", scratch_dir);
     snprintf(config, sizeof config,
              "[match]\ngames = 4\nopenings = file %s\nmax_plies = 12\n"
              "[player1]\nnodes = 300\n[player2]\nnodes = 300\n", openings);
@@ -360,8 +343,8 @@ static void test_openings_file_and_marseillais(void **state)
     free(second);
     free(pgn);
 
-    snprintf(path, sizeof path, "%s/marseillais.ini", dir);
-    snprintf(out, sizeof out, "%s/marseillais.pgn", dir);
+    snprintf(path, sizeof path, "%s/marseillais.ini", scratch_dir);
+    snprintf(out, sizeof out, "%s/marseillais.pgn", scratch_dir);
     write_text(path, "[match]\nturns = marseillais\ngames = 2\nmax_plies = 6\n"
                      "[player1]\nnodes = 300\n[player2]\nnodes = 300\n");
     r = match(path, out);
@@ -381,8 +364,8 @@ static void test_imbalances(void **state)
 {
     (void)state;
     char path[512], out[512];
-    snprintf(path, sizeof path, "%s/imbalance.ini", dir);
-    snprintf(out, sizeof out, "%s/imbalance.pgn", dir);
+    snprintf(path, sizeof path, "%s/imbalance.ini", scratch_dir);
+    snprintf(out, sizeof out, "%s/imbalance.pgn", scratch_dir);
     write_text(path, "[match]\nvariant = caparandom\nopenings = random\nimbalances = Q:A, P\n"
                      "games = 2\nmax_plies = 16\n[player1]\nnodes = 300\n[player2]\nnodes = 300\n");
     Run r = match(path, out);
@@ -432,8 +415,8 @@ static void test_sprt_stops(void **state)
 {
     (void)state;
     char path[512], out[512];
-    snprintf(path, sizeof path, "%s/sprt.ini", dir);
-    snprintf(out, sizeof out, "%s/sprt.pgn", dir);
+    snprintf(path, sizeof path, "%s/sprt.ini", scratch_dir);
+    snprintf(out, sizeof out, "%s/sprt.pgn", scratch_dir);
     write_text(path, "[match]\nvariant = chess\ngames = 400\nrandom_plies = 6\nmax_plies = 200\n"
                      "resign_score = 800\nresign_moves = 2\n"
                      "sprt_elo0 = 0\nsprt_elo1 = 150\n"
@@ -463,9 +446,9 @@ static void test_mpi_same_games(void **state)
     (void)state;
     char config[512], path[512], one[512], two[512];
     snprintf(config, sizeof config, SELF_PLAY, 1);
-    snprintf(path, sizeof path, "%s/mpi.ini", dir);
-    snprintf(one, sizeof one, "%s/mpi-1.pgn", dir);
-    snprintf(two, sizeof two, "%s/mpi-2.pgn", dir);
+    snprintf(path, sizeof path, "%s/mpi.ini", scratch_dir);
+    snprintf(one, sizeof one, "%s/mpi-1.pgn", scratch_dir);
+    snprintf(two, sizeof two, "%s/mpi-2.pgn", scratch_dir);
     write_text(path, config);
     Run r = match(path, one);
     assert_int_equal(r.status, 0);
@@ -475,7 +458,7 @@ static void test_mpi_same_games(void **state)
     for (int i = 0; i < 7 && mpi_launcher[i]; i++)
         argv[n++] = mpi_launcher[i];
     char h5[512];
-    snprintf(h5, sizeof h5, "%s/mpi-2.h5", dir);
+    snprintf(h5, sizeof h5, "%s/mpi-2.h5", scratch_dir);
     const char *rest[] = { CARRERA_BIN, "match", "--config", path, "--pgn", two, "--out", h5,
                            "--quiet", NULL };
     for (int i = 0; i < 10; i++)
@@ -496,7 +479,7 @@ int main(int argc, char **argv)
         for (int i = 2; i < argc && i - 2 < 7; i++)
             mpi_launcher[i - 2] = argv[i];
         const struct CMUnitTest mpi[] = { cmocka_unit_test(test_mpi_same_games) };
-        return cmocka_run_group_tests(mpi, setup, teardown);
+        return cmocka_run_group_tests(mpi, scratch_setup, scratch_teardown);
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_config_errors),
@@ -508,5 +491,5 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sprt_stops),
         cmocka_unit_test(test_kill_and_resume),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }

@@ -31,29 +31,14 @@
 /* The MPI launcher and its arguments (test_tune mpi ...), NULL-padded. */
 static const char *mpi_launcher[7];
 
-static char dir[] = "/tmp/carrera-test-tune-XXXXXX";
 
-static int setup(void **state)
-{
-    (void)state;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char command[128];
-    snprintf(command, sizeof command, "rm -rf '%s'", dir);
-    return system(command) == 0 ? 0 : -1;
-}
-
-/* dir/name.ext */
+/* scratch_dir/name.ext */
 static void path_of(char *out, size_t len, const char *name, const char *ext)
 {
-    snprintf(out, len, "%s/%s.%s", dir, name, ext);
+    snprintf(out, len, "%s/%s.%s", scratch_dir, name, ext);
 }
 
-/* Writes dir/name.ini and runs carrera tune on it (PGN and result file dir/name.pgn, .h5),
+/* Writes scratch_dir/name.ini and runs carrera tune on it (PGN and result file scratch_dir/name.pgn, .h5),
  * under the MPI launcher when mpi is set. */
 static Run tune(const char *name, const char *config, bool mpi)
 {
@@ -202,7 +187,7 @@ static void expect_same_doubles(const char *a, const char *b, const char *name)
 static void expect_plots(const char *h5, int at_least)
 {
     char out[512];
-    snprintf(out, sizeof out, "%s/plots", dir);
+    snprintf(out, sizeof out, "%s/plots", scratch_dir);
     const char *argv[] = { CARRERA_PLOT_TUNING, h5, "--out", out, NULL };
     Run r = run_program(argv);
     if (r.status != 0)
@@ -499,7 +484,7 @@ static void test_plot_errors(void **state)
         run_free(&r);
     }
     /* a match result without /tune */
-    snprintf(match, sizeof match, "%s/plain.ini", dir);
+    snprintf(match, sizeof match, "%s/plain.ini", scratch_dir);
     const char *plain = "[match]\ngames = 2\nmax_plies = 10\n[player1]\nnodes = 50\n"
                         "[player2]\nnodes = 50\n";
     write_bytes(match, plain, strlen(plain));
@@ -546,7 +531,7 @@ int main(int argc, char **argv)
         for (int i = 2; i < argc && i - 2 < 7; i++)
             mpi_launcher[i - 2] = argv[i];
         const struct CMUnitTest mpi[] = { cmocka_unit_test(test_mpi_spsa) };
-        return cmocka_run_group_tests(mpi, setup, teardown);
+        return cmocka_run_group_tests(mpi, scratch_setup, scratch_teardown);
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_config_errors),
@@ -556,5 +541,5 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_regression_sources),
         cmocka_unit_test(test_plot_errors),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }
