@@ -122,4 +122,16 @@ int h5c_copy_file(const char *from, const char *to, char *err, size_t errlen);
  * (tmp removed). */
 int h5c_replace_with(const char *tmp, const char *path, char *err, size_t errlen);
 
+/* A new result file is written under a name of its own beside path (path.new-PID-K, in *made,
+ * malloc'd) and appears at path only once its header is on disk (h5c_publish, or
+ * h5c_replace_with to replace a file): a job killed while it makes the file leaves nothing at
+ * path that a start would refuse and a resume could not read. Returns the file (created with
+ * the file access list), or -1 with a message naming path. */
+hid_t h5c_create_new(const char *path, char **made, char *err, size_t errlen);
+
+/* Makes made (complete, flushed) the file at path unless path exists by then (another job given
+ * the same file): a hard link, which unlike rename refuses an existing name. Returns 0, or -1
+ * with a message; made is removed either way. */
+int h5c_publish(const char *made, const char *path, char *err, size_t errlen);
+
 #endif

@@ -7,12 +7,19 @@
  * the call returns. Between two calls HDF5 writes nothing, so a match killed while it plays
  * leaves the file of the last flush. A kill during a flush may leave the rows being appended
  * unreadable or empty; only the last pair can be so, and a resume drops it (it is played again).
- * Chunks of CHUNK_ROWS rows keep the chunk index small and seldom split. What changes the file in
- * other ways (a resume, the summary) is done on a copy that then replaces it, as for perft. */
+ * A full disk is another matter: HDF5 keeps no journal, and an append that runs out of space
+ * half-way leaves the file's metadata pointing past its end, the whole file unreadable (measured
+ * under a file size limit: "truncated file" on the next open). So every append first claims the
+ * room it may need past the end of the file and gives it back at once; when the claim fails the
+ * pair is not written and the file stays as the last flush left it. Chunks of CHUNK_ROWS rows
+ * keep the chunk index small and seldom split. What changes the file in other ways (a resume,
+ * the summary) is done on a copy that then replaces it, as for perft. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "h5match.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +40,10 @@
 #define TERMINATION_MAX 32
 
 #define CHUNK_ROWS 64
+
+/* Room claimed before an append beyond what its rows and texts need: HDF5's metadata (the chunk
+ * index, object headers, a new global heap collection of at least 4 KiB), with a margin. */
+#define ROOM_SLACK (16 * 1024)
 
 /* Rows read per HDF5 call on resume: bounded memory. */
 #define BATCH_ROWS 1024
@@ -389,18 +400,11 @@ H5Match *h5match_create(const char *path, const H5MatchInfo *info, char *err, si
     H5Match *h = match_new(path, (uint64_t)info->cfg->games / 2, err, errlen);
     if (!h)
         return NULL;
-    /* A new file is made in place, EXCL even after the check above: two matches given the same
-     * file must not both write it. A replacement is made beside the old file and renamed over
-     * it at the end, so a failure leaves the old one. */
-    const char *target = info->overwrite ? h->tmp : path;
-    hid_t fa = h5c_file_access();
-    h->file =
-        fa < 0 ? -1
-               : H5Fcreate(target, info->overwrite ? H5F_ACC_TRUNC : H5F_ACC_EXCL, H5P_DEFAULT, fa);
-    if (fa >= 0)
-        H5Pclose(fa);
+    /* Made under a name of its own, the file appears at path once its header is on disk (see
+     * h5_create in h5out.c): a match killed meanwhile leaves no half-made checkpoint. */
+    char *made = NULL;
+    h->file = h5c_create_new(path, &made, err, errlen);
     if (h->file < 0) {
-        h5c_fail(err, errlen, "cannot create %s", target);
         match_free(h);
         return NULL;
     }
@@ -409,11 +413,14 @@ H5Match *h5match_create(const char *path, const H5MatchInfo *info, char *err, si
         rc = h5c_fail(err, errlen, "cannot reopen the games of %s", path);
     if (rc == 0)
         rc = h5c_flush(h->file, path, err, errlen);
-    if (rc == 0 && info->overwrite)
-        rc = h5c_replace_with(h->tmp, path, err, errlen);
+    if (rc == 0)
+        rc = info->overwrite ? h5c_replace_with(made, path, err, errlen)
+                             : h5c_publish(made, path, err, errlen);
+    else
+        unlink(made);
+    free(made);
     if (rc != 0) {
         close_file(h);
-        unlink(target); /* ours: created just now */
         match_free(h);
         return NULL;
     }
@@ -708,6 +715,40 @@ int h5match_resume_count(const H5Match *h) { return h->run; }
 
 /* ---- recording and finishing ---- */
 
+/* What appending the pair in rows may add to the file at most: a new chunk, its texts in the
+ * global heap (twice over, for a new collection's headers and rounding), the slack. */
+static size_t append_bytes(const GameRow rows[2])
+{
+    size_t texts = 0;
+    for (int k = 0; k < 2; k++)
+        texts += strlen(rows[k].moves) + (rows[k].detail ? strlen(rows[k].detail) : 0);
+    return CHUNK_ROWS * sizeof(GameRow) + 2 * texts + ROOM_SLACK;
+}
+
+/* Claims bytes past the end of the file and gives them back (see the top of the file): 0 when
+ * they were there, or -1 with a message naming what would have been written, `what`. A file
+ * system that cannot claim space (posix_fallocate unsupported) is written as before. */
+static int check_room(const H5Match *h, size_t bytes, const char *what, char *err, size_t errlen)
+{
+    void *handle = NULL;
+    struct stat st;
+    if (H5Fget_vfd_handle(h->file, H5P_DEFAULT, &handle) < 0 || !handle)
+        return 0;
+    int fd = *(int *)handle;
+    if (fstat(fd, &st) != 0)
+        return 0;
+    /* The file holds only what the last flush wrote: its size is HDF5's end of file. */
+    int rc = posix_fallocate(fd, st.st_size, (off_t)bytes);
+    if (ftruncate(fd, st.st_size) != 0 && rc == 0)
+        rc = errno;
+    if (rc == 0 || rc == EINVAL || rc == EOPNOTSUPP)
+        return 0;
+    return h5c_fail(err, errlen,
+                    "no room to write %s to %s (%zu bytes): %s; the file keeps what was recorded "
+                    "before",
+                    what, h->path, bytes, strerror(rc));
+}
+
 int h5match_record_pair(H5Match *h, uint64_t pair, const GameRecord g[2], char *err, size_t errlen)
 {
     h5c_quiet();
@@ -725,8 +766,12 @@ int h5match_record_pair(H5Match *h, uint64_t pair, const GameRecord g[2], char *
     fill_row(&rows[0], pair, 0, &g[0]);
     fill_row(&rows[1], pair, 1, &g[1]);
     int rc = 0;
+    char what[48];
+    snprintf(what, sizeof what, "pair %llu", p);
     if (!rows[0].moves || !rows[1].moves) {
         rc = h5c_fail(err, errlen, "%s: out of memory writing pair %llu", h->path, p);
+    } else if (check_room(h, append_bytes(rows), what, err, errlen) < 0) {
+        rc = -1;
     } else {
         hsize_t dim = h->rows + 2;
         if (H5Dset_extent(h->games, &dim) < 0 ||
@@ -861,6 +906,12 @@ int h5match_close(H5Match *h, char *err, size_t errlen)
 int h5match_write_tune(H5Match *h, const Tuner *t, char *err, size_t errlen)
 {
     h5c_quiet();
+    /* /tune is written anew: its arrays grow with the stages */
+    size_t per_stage = TUNE_MAX_PARAMS * (sizeof(double) + sizeof(int8_t)) + sizeof(double);
+    size_t bytes = (size_t)(t->cfg->stages + 1) * per_stage +
+                   (size_t)t->n_iterations * sizeof(TuneIteration) + ROOM_SLACK;
+    if (check_room(h, bytes, "/tune", err, errlen) < 0)
+        return -1;
     if (h5tune_write(h->file, t) != 0)
         return h5c_fail(err, errlen, "cannot write /tune to %s", h->path);
     return h5c_flush(h->file, h->path, err, errlen);

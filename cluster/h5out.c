@@ -2,7 +2,7 @@
  * (HDF5)"). Only rank 0 uses it, with the serial library; what it shares with the match result
  * (h5match.c) is in h5common.c.
  *
- * Crash safety rests on four choices. The file keeps the layout of HDF5 1.8 (no 1.10
+ * Crash safety rests on five choices. The file keeps the layout of HDF5 1.8 (no 1.10
  * superblock, whose "file open for writing" flag would make a killed job's file unreadable
  * without h5clear). Every dataset is contiguous and allocated when it is created, so recording
  * a unit rewrites bytes at a fixed place and changes no metadata: a job killed between two
@@ -10,7 +10,10 @@
  * followed by fsync, so a flushed unit survives the node too. And what does change the
  * structure of a file holding counts (a resume, the results) is done on a copy that then
  * replaces it: HDF5 keeps no journal, and such a change cut short by a full disk or a kill
- * could leave the only record of days of counting unreadable. */
+ * could leave the only record of days of counting unreadable. A new file, likewise, is made
+ * under a name of its own and appears at its path only once its header is on disk: a job
+ * killed in its first moments leaves no half-made file that a resume would refuse and a new
+ * start too (found by killing rank 0 as it created the file). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "h5out.h"
@@ -460,18 +463,14 @@ H5Result *h5_create(const char *path, const H5JobInfo *info, const Split *split,
         return NULL;
     }
 
-    /* A new file is made in place, EXCL even after the check above: two jobs given the same
-     * file must not both write it. A replacement is made beside the old file and renamed over
-     * it at the end, so a failure leaves the old one. */
-    const char *target = info->overwrite ? h->tmp : path;
-    hid_t fa = h5c_file_access();
-    h->file =
-        fa < 0 ? -1
-               : H5Fcreate(target, info->overwrite ? H5F_ACC_TRUNC : H5F_ACC_EXCL, H5P_DEFAULT, fa);
-    if (fa >= 0)
-        H5Pclose(fa);
+    /* The file is made under a name of its own and appears at path once its header is on disk
+     * (h5c_create_new): a job killed meanwhile leaves no half-made checkpoint that a resume
+     * would refuse and a new start too. Publishing it refuses an existing file even after the
+     * check above (two jobs given the same file); a replacement is renamed over the old file,
+     * so a failure leaves the old one. */
+    char *made = NULL;
+    h->file = h5c_create_new(path, &made, err, errlen);
     if (h->file < 0) {
-        h5c_fail(err, errlen, "cannot create %s", target);
         result_free(h);
         return NULL;
     }
@@ -480,11 +479,14 @@ H5Result *h5_create(const char *path, const H5JobInfo *info, const Split *split,
         rc = h5c_fail(err, errlen, "cannot reopen the units of %s", path);
     if (rc == 0)
         rc = h5_flush(h, err, errlen);
-    if (rc == 0 && info->overwrite)
-        rc = h5c_replace_with(h->tmp, path, err, errlen);
+    if (rc == 0)
+        rc = info->overwrite ? h5c_replace_with(made, path, err, errlen)
+                             : h5c_publish(made, path, err, errlen);
+    else
+        unlink(made);
+    free(made);
     if (rc != 0) {
         close_file(h);
-        unlink(target); /* ours: created just now */
         result_free(h);
         return NULL;
     }

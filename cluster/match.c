@@ -6,6 +6,7 @@
 
 #include "match.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <omp.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli_error.h"
@@ -192,22 +194,26 @@ static void record_pair(Run *run, uint64_t pair, GameRecord g[2])
     double s[2] = { player1_score(&g[0], 0), player1_score(&g[1], 1) };
     GameEnding e[2] = { g[0].ending, g[1].ending };
     uint64_t nodes = g[0].nodes[0] + g[0].nodes[1] + g[1].nodes[0] + g[1].nodes[1];
-    tally_pair(t, s, e, nodes);
-    if (c->n_imbalances)
-        tally_pair(&run->groups[match_imbalance_of(c, pair)], s, e, nodes);
 
     char limits[2][160], both[330];
     limits_text(&c->players[0], limits[0], sizeof limits[0]);
     limits_text(&c->players[1], limits[1], sizeof limits[1]);
     snprintf(both, sizeof both, "%s; %s", limits[0], limits[1]);
-    for (int k = 0; k < 2 && run->pgn; k++) {
+    bool in_pgn = true;
+    for (int k = 0; k < 2 && run->pgn && in_pgn; k++) {
         char round[48], err[256];
         snprintf(round, sizeof round, "%" PRIu64 ".%d", pair + 1, k + 1);
         const char *names[2] = { c->players[0].name, c->players[1].name };
         PgnGame pg = { .event = "carrera match", .site = c->file, .date = run->date,
                        .round = round, .white = names[k], .black = names[1 - k],
                        .limits = both, .record = &g[k] };
-        if (pgn_write(run->pgn, &pg, err, sizeof err) != 0 || fflush(run->pgn) != 0) {
+        if (pgn_write(run->pgn, &pg, err, sizeof err) != 0) {
+            in_pgn = false;
+        } else if (fflush(run->pgn) != 0) {
+            snprintf(err, sizeof err, "%s", strerror(errno));
+            in_pgn = false;
+        }
+        if (!in_pgn) {
             char message[1024];
             snprintf(message, sizeof message, "%.500s: %.500s", c->pgn, err);
             set_error(run, message);
@@ -215,13 +221,20 @@ static void record_pair(Run *run, uint64_t pair, GameRecord g[2])
     }
 
     /* then the result file, the checkpoint: a pair is done once it is there, and a resume
-     * keeps exactly the PGN games of the pairs done */
+     * keeps exactly the PGN games of the pairs done. So a pair the PGN file could not take
+     * (a full disk) is not recorded: a resume drops its partial text and plays it again. */
     char h5err[1024];
+    if (!in_pgn)
+        return;
     if (run->h5 && h5match_record_pair(run->h5, pair, g, h5err, sizeof h5err) != 0) {
         char message[1100];
         snprintf(message, sizeof message, "%.500s: %.500s", c->output, h5err);
         set_error(run, message);
+        return;
     }
+    tally_pair(t, s, e, nodes);
+    if (c->n_imbalances)
+        tally_pair(&run->groups[match_imbalance_of(c, pair)], s, e, nodes);
     if (run->tuner && tuner_add_pair(run->tuner, pair, s)) {
         /* a stage is complete: the file shows it before the next one begins */
         if (run->h5 && h5match_write_tune(run->h5, run->tuner, h5err, sizeof h5err) != 0) {
@@ -559,7 +572,9 @@ static void print_summary(const Run *run, double seconds)
  * message when the file cannot be rewritten. */
 static FILE *reopen_pgn(const char *path, const H5MatchDone *done, char *err, size_t errlen)
 {
-    FILE *old = fopen(path, "r");
+    /* only a file is read back: a device or pipe (/dev/zero) would be read for ever */
+    struct stat st;
+    FILE *old = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "r") : NULL;
     char *text = NULL;
     size_t len = 0;
     if (old) {
@@ -644,8 +659,16 @@ static int start_rank0(Run *run, MatchConfig *cfg, const Provenance *prov, bool 
         if (!run->h5)
             return EXIT_USAGE;
         run->pgn = fopen(cfg->pgn, "w");
-        if (!run->pgn)
-            snprintf(err, errlen, "cannot write the PGN file %.900s", cfg->pgn);
+        if (!run->pgn) {
+            snprintf(err, errlen, "cannot write the PGN file %.800s: %s", cfg->pgn,
+                     strerror(errno));
+            /* the result file made just now holds nothing: the corrected command starts
+             * afresh instead of being told to resume */
+            char ignored[256];
+            h5match_close(run->h5, ignored, sizeof ignored);
+            run->h5 = NULL;
+            remove(cfg->output);
+        }
     }
     if (!run->pgn)
         return 1;
