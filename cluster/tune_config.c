@@ -1,4 +1,5 @@
 /* Reading the [tune] section (tune_config.h). */
+#define _POSIX_C_SOURCE 200809L /* strtok_r, strcasecmp */
 #include "tune_config.h"
 
 #include <math.h>

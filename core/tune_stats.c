@@ -140,8 +140,10 @@ static int to_pawns(TuneValues *v, char *err, size_t errlen)
     for (int i = 0; i < TUNE_PIECES; i++) {
         if (!(v->pieces & TUNE_BIT(i)))
             continue;
+        /* the pawn is the unit: its row and column are 0 exactly (the formula gives rounding
+         * noise there, which fused multiply-adds make non-zero) */
         for (int j = 0; j < TUNE_PIECES; j++)
-            if (v->pieces & TUNE_BIT(j))
+            if ((v->pieces & TUNE_BIT(j)) && i != p && j != p)
                 v->cov[i][j] = (c[i][j] - v->value[i] * c[p][j] - v->value[j] * c[i][p] +
                                 v->value[i] * v->value[j] * c[p][p]) /
                                (up * up);
