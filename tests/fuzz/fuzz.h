@@ -1,0 +1,26 @@
+/* What the fuzz harnesses share: choosing a variant and turn rules from an input byte, and
+ * handing input bytes to code that reads files. Each harness defines LLVMFuzzerTestOneInput;
+ * libFuzzer drives it in the fuzz build (preset "fuzz"), tests/fuzz/replay.c in every build. */
+#ifndef CARRERA_FUZZ_H
+#define CARRERA_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules.h"
+#include "variant.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The variant and rules one selector byte names: every variant under every rule set. */
+void fuzz_pick(uint8_t selector, const Variant **v, Rules *r);
+
+/* Writes size bytes to a file of this process (created on first use, replaced each call,
+ * removed at exit) whose name ends with suffix (".ini", ".h5", ...), and returns its path; NULL
+ * when it cannot be written. */
+const char *fuzz_file(const uint8_t *data, size_t size, const char *suffix);
+
+/* A NUL-terminated copy of data (malloc'd), so readers of C strings can take it. */
+char *fuzz_string(const uint8_t *data, size_t size);
+
+#endif
