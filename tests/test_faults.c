@@ -44,26 +44,10 @@
 #define PERFT_TOTAL 805128ULL
 #define NOT_COUNTED UINT64_MAX
 
-/* A scratch directory for this test's files. */
-static char dir[] = "/tmp/carrera-test-faults-XXXXXX";
-
-static int setup(void **state)
-{
-    (void)state;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char command[128];
-    snprintf(command, sizeof command, "rm -rf '%s'", dir);
-    return system(command) == 0 ? 0 : -1;
-}
-
+/* scratch_dir/name */
 static void in_dir(char *out, size_t len, const char *name)
 {
-    snprintf(out, len, "%s/%s", dir, name);
+    snprintf(out, len, "%s/%s", scratch_dir, name);
 }
 
 static bool exists(const char *path)
@@ -469,5 +453,5 @@ int main(void)
         cmocka_unit_test(test_perft_full_disk),
         cmocka_unit_test(test_match_full_disk),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }

@@ -5,7 +5,6 @@
  * rows and unwritable places must give clear messages. */
 #define _XOPEN_SOURCE 700
 
-#include <ftw.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -34,8 +33,6 @@
 #include "stats.h"
 #include "turn.h"
 #include "variant.h"
-
-static char tmpdir[] = "/tmp/carrera_h5match_XXXXXX";
 
 static const char *const hosts[] = { "node-a", "node-b" };
 
@@ -156,25 +153,7 @@ static void record(H5Match *h, const Match *m, uint64_t p)
 
 static void path_in(char *out, size_t len, const char *name)
 {
-    snprintf(out, len, "%s/%s", tmpdir, name);
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static int group_setup(void **state)
-{
-    (void)state;
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int group_teardown(void **state)
-{
-    (void)state;
-    return nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    snprintf(out, len, "%s/%s", scratch_dir, name);
 }
 
 /* ---- reading the file back with the plain HDF5 API, as the README describes it ---- */
@@ -752,7 +731,7 @@ static void test_not_a_checkpoint(void **state)
     assert_null(h5match_open_resume(path, &m.info, &done, err, sizeof err));
     assert_contains(err, "No such file or directory");
 
-    assert_null(h5match_open_resume(tmpdir, &m.info, &done, err, sizeof err));
+    assert_null(h5match_open_resume(scratch_dir, &m.info, &done, err, sizeof err));
     assert_contains(err, "not a regular file");
 
     path_in(path, sizeof path, "text.h5");
@@ -984,5 +963,5 @@ int main(void)
         cmocka_unit_test(test_finish),
         cmocka_unit_test(test_unwritable),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }

@@ -5,7 +5,6 @@
  * disk (a file size limit) must give clear messages. */
 #define _XOPEN_SOURCE 700
 
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +29,6 @@
 #include "turn.h"
 #include "variant.h"
 #include "workunit.h"
-
-static char tmpdir[] = "/tmp/carrera_h5out_XXXXXX";
 
 static const char *const hosts[] = { "node-a", "node-b" };
 static const char *const config_text = "[perft]\nvariant = chess\ndepth = 4\n";
@@ -89,25 +86,7 @@ static void count_unit(const Job *j, WorkUnit *u, int rank)
 
 static void path_in(char *out, size_t len, const char *name)
 {
-    snprintf(out, len, "%s/%s", tmpdir, name);
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static int group_setup(void **state)
-{
-    (void)state;
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int group_teardown(void **state)
-{
-    (void)state;
-    return nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    snprintf(out, len, "%s/%s", scratch_dir, name);
 }
 
 /* ---- reading the file back with the plain HDF5 API, as the README describes it ---- */
@@ -723,7 +702,7 @@ static void test_not_a_checkpoint(void **state)
     assert_null(h5_open_resume(path, &j.info, &s, err, sizeof err));
     assert_contains(err, "No such file or directory");
 
-    assert_null(h5_open_resume(tmpdir, &j.info, &s, err, sizeof err));
+    assert_null(h5_open_resume(scratch_dir, &j.info, &s, err, sizeof err));
     assert_contains(err, "not a regular file");
 
     path_in(path, sizeof path, "text.h5");
@@ -1035,5 +1014,5 @@ int main(void)
         cmocka_unit_test(test_unwritable),       cmocka_unit_test(test_disk_full),
         cmocka_unit_test(test_edge_splits),      cmocka_unit_test(test_large_provenance),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }

@@ -5,7 +5,6 @@
  * the values they were drawn from. */
 #define _XOPEN_SOURCE 700
 
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,31 +34,11 @@
 #include "variant.h"
 #include "workunit.h"
 
-static char tmpdir[] = "/tmp/carrera_regression_XXXXXX";
-
 static const char *const hosts[] = { "node-a" };
 
 static void path_in(char *out, size_t len, const char *name)
 {
-    snprintf(out, len, "%s/%s", tmpdir, name);
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static int group_setup(void **state)
-{
-    (void)state;
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int group_teardown(void **state)
-{
-    (void)state;
-    return nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    snprintf(out, len, "%s/%s", scratch_dir, name);
 }
 
 /* ---- writing result files ---- */
@@ -475,7 +454,7 @@ static void test_bad_files(void **state)
     path_in(path, sizeof path, "missing.h5");
     refused(path, "cannot open the match result");
     refused(path, "No such file or directory");
-    refused(tmpdir, "not a regular file");
+    refused(scratch_dir, "not a regular file");
     path_in(path, sizeof path, "text.h5");
     write_bytes(path, "[match]\n", 8);
     refused(path, "is not an HDF5 file, so not a Carrera match result");
@@ -684,5 +663,5 @@ int main(void)
         cmocka_unit_test(test_bad_files),    cmocka_unit_test(test_torn_end),
         cmocka_unit_test(test_fit_lopsided),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }
