@@ -22,11 +22,12 @@ static double seconds_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-void estimate_perft(const Position *p, const Rules *r, int depth, PerftEstimate *out)
+void estimate_perft(const Position *p, const Rules *r, int depth, int count_to,
+                    PerftEstimate *out)
 {
     *out = (PerftEstimate){ .exact = 1, .per_ply = 1, .nodes = 1, .rate = 1e8 };
     double before = 1, spent = 0, counted = 0;
-    for (int d = 1; d <= depth; d++) {
+    for (int d = 1; d <= count_to; d++) {
         double t0 = seconds_now();
         double n = (double)perft_turns(p, r, d);
         spent += seconds_now() - t0;
@@ -112,7 +113,7 @@ void estimate_perft_text(const Position *p, const Rules *r, int depth, int threa
                          size_t len)
 {
     PerftEstimate e;
-    estimate_perft(p, r, depth, &e);
+    estimate_perft(p, r, depth, depth, &e);
     if (e.exact_depth == depth) {
         snprintf(out, len, "perft %d: %.0f nodes exactly (counted just now)", depth, e.exact);
         return;
@@ -130,11 +131,12 @@ void estimate_perft_text(const Position *p, const Rules *r, int depth, int threa
 void estimate_note_perft(const Position *p, const Rules *r, int depth, int threads, int ranks,
                          bool with_output)
 {
+    /* never the requested depth itself: the run is about to count it */
     PerftEstimate e;
-    estimate_perft(p, r, depth, &e);
+    estimate_perft(p, r, depth, depth - 1, &e);
     int workers = (threads > 0 ? threads : 1) * (ranks > 0 ? ranks : 1);
     double seconds = e.nodes / (e.rate * workers);
-    if (e.exact_depth == depth || seconds < ESTIMATE_NOTE_SECONDS)
+    if (seconds < ESTIMATE_NOTE_SECONDS)
         return;
     char when[64];
     estimate_duration_text(seconds, when, sizeof when);

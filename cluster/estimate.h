@@ -24,9 +24,11 @@ typedef struct PerftEstimate {
     double rate;      /* nodes per second of one thread, measured on the levels counted */
 } PerftEstimate;
 
-/* Counts the levels of p exactly while they are cheap (below 2 million nodes, the next one
- * expected below 30 million) and extrapolates to depth by the last level's growth. */
-void estimate_perft(const Position *p, const Rules *r, int depth, PerftEstimate *out);
+/* Counts the levels of p exactly, at most to count_to, while they are cheap (below 2 million
+ * nodes, the next one expected below 30 million) and extrapolates to depth by the last
+ * level's growth. The note before a run passes depth - 1, so a small perft is not counted twice. */
+void estimate_perft(const Position *p, const Rules *r, int depth, int count_to,
+                    PerftEstimate *out);
 
 /* Seconds for the match (every stage) on `threads` games at once in all: the games times the
  * plies a game is taken to last (its maximum, at most 150) times the time a turn takes (its
