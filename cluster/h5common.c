@@ -560,105 +560,8 @@ int h5c_flush(hid_t file, const char *path, char *err, size_t errlen)
     return 0;
 }
 
-/* ---- global heap check ---- */
-
-/* The HDF5 library (1.10.8, Debian 12) trusts the global heap collections that hold
- * variable-length strings: an object size that overruns its collection makes it read past its
- * buffer, a free-space object of size 0 makes it loop for ever (found by tests/fuzz/h5.c). So
- * before the library reads a file, every collection in it (signature "GCOL", version 1, three
- * zero bytes: a string's bytes never contain NUL) is walked as the library walks it, and a file
- * with one that does not add up is refused. Layout: HDF5 File Format Specification, "Global
- * Heap", with the 8-byte lengths of every file Carrera writes (read from the superblock). */
-
-static uint64_t get_le(const unsigned char *p, int n)
-{
-    uint64_t v = 0;
-    for (int i = n - 1; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
-/* The superblock's "size of lengths" (Carrera's files: 8), or 0 when no superblock is found
- * where HDF5 looks for one (offset 0, then 512, 1024, 2048, ...). */
-static int length_size(const unsigned char *f, size_t n)
-{
-    static const unsigned char sig[8] = { 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n' };
-    for (size_t at = 0; at + 16 <= n; at = at ? 2 * at : 512)
-        if (memcmp(f + at, sig, 8) == 0)
-            return f[at + 8] <= 1 ? f[at + 14] : f[at + 10];
-    return 0;
-}
-
-/* Whether the collection at f[at] (signature and version already matched) fits the file and
- * its objects fit the collection. */
-static bool collection_ok(const unsigned char *f, size_t n, size_t at, int len)
-{
-    size_t hdr = 8 + (size_t)len;
-    if (n - at < hdr)
-        return false;
-    uint64_t size = get_le(f + at + 8, len);
-    if (size < hdr || size > n - at)
-        return false;
-    uint64_t off = hdr;
-    while (off < size) {
-        if (size - off < hdr)
-            break; /* too small for an object: free space */
-        const unsigned char *o = f + at + off;
-        unsigned idx = (unsigned)get_le(o, 2);
-        uint64_t obj = get_le(o + 8, len);
-        if (obj > size)
-            return false;
-        uint64_t need = idx > 0 ? hdr + (obj + 7) / 8 * 8 : obj;
-        if (need == 0 || need > size - off)
-            return false;
-        off += need;
-    }
-    return true;
-}
-
-/* 0 when every global heap collection of the file at path adds up; -1 with a message. */
-static int check_global_heaps(const char *path, const char *kind, char *err, size_t errlen)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return h5c_fail(err, errlen, "cannot open the %s %s: %s", kind, path, strerror(errno));
-    unsigned char *f = NULL;
-    size_t n = 0, cap = 0, got;
-    do {
-        if (n == cap) {
-            size_t grown = cap ? 2 * cap : 1 << 16;
-            unsigned char *g = realloc(f, grown);
-            if (!g) {
-                free(f);
-                fclose(fp);
-                return h5c_fail(err, errlen, "out of memory reading the %s %s", kind, path);
-            }
-            f = g;
-            cap = grown;
-        }
-        got = fread(f + n, 1, cap - n, fp);
-        n += got;
-    } while (got > 0);
-    bool read_ok = !ferror(fp);
-    fclose(fp);
-    int len = length_size(f, n);
-    int rc = 0;
-    if (!read_ok)
-        rc = h5c_fail(err, errlen, "cannot read the %s %s", kind, path);
-    else if (len != 8)
-        rc = h5c_fail(err, errlen, "%s is an HDF5 file but not a Carrera %s (lengths of %d bytes)",
-                      path, kind, len);
-    for (size_t at = 0; rc == 0 && n >= 8 && at <= n - 8; at++)
-        if (memcmp(f + at, "GCOL\1\0\0\0", 8) == 0 && !collection_ok(f, n, at, len))
-            rc = h5c_fail(err, errlen,
-                          "cannot open the %s %s (damaged: a string heap at byte %zu does not "
-                          "add up)", kind, path, at);
-    free(f);
-    return rc;
-}
-
 hid_t h5c_open_checked(const char *path, const char *format, int version, const char *kind,
-                       char *err, size_t errlen)
+                       H5Heap **heap, char *err, size_t errlen)
 {
     struct stat st;
     if (stat(path, &st) != 0)
@@ -670,29 +573,36 @@ hid_t h5c_open_checked(const char *path, const char *format, int version, const 
         return h5c_fail(err, errlen, "%s is not an HDF5 file, so not a Carrera %s", path, kind);
     if (is < 0)
         return h5c_fail(err, errlen, "cannot read the %s %s", kind, path);
-    if (check_global_heaps(path, kind, err, errlen) < 0)
+    H5Heap *hp = h5heap_open(path, kind, err, errlen);
+    if (!hp)
         return -1;
     hid_t fa = h5c_file_access();
     hid_t file = fa < 0 ? -1 : H5Fopen(path, H5F_ACC_RDONLY, fa);
     if (fa >= 0)
         H5Pclose(fa);
-    if (file < 0)
-        return h5c_fail(err, errlen, "cannot open the %s %s (truncated or damaged?)", kind, path);
     char have[64];
     long long v = -1;
-    if (h5c_get_str(file, "format", have, sizeof have) < 0) {
-        H5Fclose(file);
-        return h5c_fail(err, errlen, "%s is an HDF5 file but not a Carrera %s", path, kind);
+    int rc = -1;
+    if (file < 0)
+        h5c_fail(err, errlen, "cannot open the %s %s (truncated or damaged?)", kind, path);
+    else if (h5c_get_str(file, "format", have, sizeof have) < 0)
+        h5c_fail(err, errlen, "%s is an HDF5 file but not a Carrera %s", path, kind);
+    else if (strcmp(have, format) != 0)
+        h5c_fail(err, errlen, "%s is an HDF5 file but not a Carrera %s (it is a %s file)", path,
+                 kind, have);
+    else if (h5c_get_int(file, "format_version", &v) < 0 || v != version)
+        h5c_fail(err, errlen, "%s: %s layout version %lld, this Carrera reads version %d", path,
+                 kind, v, version);
+    else
+        rc = 0;
+    if (rc == 0 && heap) {
+        *heap = hp;
+        return file;
     }
-    if (strcmp(have, format) != 0) {
+    h5heap_close(hp);
+    if (rc < 0 && file >= 0) {
         H5Fclose(file);
-        return h5c_fail(err, errlen, "%s is an HDF5 file but not a Carrera %s (it is a %s file)",
-                        path, kind, have);
-    }
-    if (h5c_get_int(file, "format_version", &v) < 0 || v != version) {
-        H5Fclose(file);
-        return h5c_fail(err, errlen, "%s: %s layout version %lld, this Carrera reads version %d",
-                        path, kind, v, version);
+        file = -1;
     }
     return file;
 }

@@ -1,8 +1,9 @@
 /* What Carrera's HDF5 result files share (the perft result, h5out.c; the match result,
  * h5match.c): messages that carry what HDF5 said about a failure, attributes and row types, the
  * provenance of a run, the file access list, flushing to disk, opening a checkpoint only after
- * checking what it is, and replacing a file by a completed copy. Only these three files include
- * HDF5. Single-threaded: one thread of rank 0 writes result files. */
+ * checking what it is, and replacing a file by a completed copy. Only these files (and
+ * h5heap.c, h5tune.c, regression.c) include HDF5. Single-threaded: one thread of rank 0 writes
+ * result files. */
 #ifndef CARRERA_H5COMMON_H
 #define CARRERA_H5COMMON_H
 
@@ -11,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "h5heap.h"
 #include "provenance.h"
 
 /* ---- errors ---- */
@@ -107,12 +109,14 @@ hid_t h5c_file_access(void);
  * naming path. */
 int h5c_flush(hid_t file, const char *path, char *err, size_t errlen);
 
-/* Opens the checkpoint at path read-only after checking that it is a regular file, HDF5, of
- * root attribute format = format and format_version = version; kind names such files in
- * messages ("checkpoint": "... is not a Carrera checkpoint"). Returns the file, or -1 with a
- * message. */
+/* Opens the checkpoint at path read-only after checking that it is a regular file, HDF5, with
+ * a global heap that adds up (h5heap.h), of root attribute format = format and format_version
+ * = version; kind names such files in messages ("checkpoint": "... is not a Carrera
+ * checkpoint"). Returns the file, or -1 with a message. When heap is not NULL, *heap receives
+ * the file's heap (close it with h5heap_close), to check rows with strings before reading
+ * them. */
 hid_t h5c_open_checked(const char *path, const char *format, int version, const char *kind,
-                       char *err, size_t errlen);
+                       H5Heap **heap, char *err, size_t errlen);
 
 /* Copies the file from to the file to (replaced), synced to disk. Returns 0, or -1 with a
  * message. */

@@ -538,14 +538,26 @@ static void reclaim_rows(const H5Match *h, size_t n, GameRow *rows)
     }
 }
 
-/* Reads every row into done and h's tally. Rows of the last pair that cannot be read or are
- * incomplete or empty are a pair a kill cut short: *keep receives the rows before them. Any
- * other bad row is a damaged file. */
-static int read_games(H5Match *h, H5MatchDone *done, uint64_t *keep, char *err, size_t errlen)
+/* Reads every row into done and h's tally. Rows of the last pair that cannot be read, whose
+ * texts are not in the file (heap) or that are incomplete or empty are a pair a kill cut short:
+ * *keep receives the rows before them. Any other bad row is a damaged file. */
+static int read_games(H5Match *h, const H5Heap *heap, H5MatchDone *done, uint64_t *keep, char *err,
+                      size_t errlen)
 {
     const char *path = h->path;
     uint64_t n = h->rows;
     uint64_t last_pair_row = n ? (n - 1) / 2 * 2 : 0; /* the first row of the last pair */
+    int64_t good = h5heap_first_bad_row(heap, h->games, n);
+    if (good < 0)
+        return h5c_fail(err, errlen,
+                        "%s: damaged checkpoint (/match/games is not stored as "
+                        "Carrera stores it)",
+                        path);
+    if ((uint64_t)good < last_pair_row)
+        return h5c_fail(err, errlen,
+                        "%s: damaged checkpoint (row %llu of /match/games: a text "
+                        "that is not in the file)",
+                        path, (unsigned long long)good);
     done->pairs = malloc((n / 2 + 1) * sizeof *done->pairs);
     GameRow *rows = malloc(BATCH_ROWS * sizeof *rows);
     if (!done->pairs || !rows) {
@@ -553,7 +565,7 @@ static int read_games(H5Match *h, H5MatchDone *done, uint64_t *keep, char *err, 
         return h5c_fail(err, errlen, "%s: out of memory for %llu games", path,
                         (unsigned long long)n);
     }
-    *keep = n;
+    *keep = (uint64_t)good < n ? last_pair_row : n;
     const char *why = NULL;
     uint64_t bad_row = 0;
     for (uint64_t start = 0; start < *keep && !why; start += BATCH_ROWS) {
@@ -651,8 +663,9 @@ H5Match *h5match_open_resume(const char *path, const H5MatchInfo *expected, H5Ma
     char diffs[1024] = "";
     uint64_t keep = 0;
     hid_t fa = H5I_INVALID_HID;
-    h->file = h5c_open_checked(path, FORMAT_NAME, H5MATCH_FORMAT_VERSION, "match checkpoint", err,
-                               errlen);
+    H5Heap *heap = NULL;
+    h->file = h5c_open_checked(path, FORMAT_NAME, H5MATCH_FORMAT_VERSION, "match checkpoint", &heap,
+                               err, errlen);
     if (h->file < 0)
         goto out;
     if (compare_match(h->file, expected, diffs, sizeof diffs) < 0) {
@@ -667,7 +680,10 @@ H5Match *h5match_open_resume(const char *path, const H5MatchInfo *expected, H5Ma
         h5c_fail(err, errlen, "%s: damaged checkpoint (cannot open /match/games)", path);
         goto out;
     }
-    if (read_games(h, done, &keep, err, errlen) < 0)
+    int read = read_games(h, heap, done, &keep, err, errlen);
+    h5heap_close(heap);
+    heap = NULL;
+    if (read < 0)
         goto out;
     /* The checkpoint is good: the resume is recorded in a copy that then replaces it. */
     if (close_file(h) < 0) {
@@ -689,6 +705,7 @@ H5Match *h5match_open_resume(const char *path, const H5MatchInfo *expected, H5Ma
     H5Pclose(fa);
     return h;
 out:
+    h5heap_close(heap);
     if (fa >= 0)
         H5Pclose(fa);
     close_file(h);
@@ -831,7 +848,8 @@ static int write_summary(H5Match *h, const H5MatchSummary *s, const char *end)
     rc |= h5c_put_f64(g, "draw_ratio", unless_none(any, tri.draw_ratio));
     rc |= h5c_put_u64(g, "games_played", 2 * pairs);
     rc |= h5c_put_u64(g, "pairs_played", pairs);
-    rc |= h5c_put_str(g, "stop_reason", s->stop_reason ? s->stop_reason : stop_reason(h, s->sprt, pairs));
+    rc |= h5c_put_str(g, "stop_reason",
+                      s->stop_reason ? s->stop_reason : stop_reason(h, s->sprt, pairs));
     if (s->sprt) {
         const Sprt *t = s->sprt;
         rc |= h5c_put_f64(g, "sprt_elo0", t->elo0);

@@ -670,7 +670,8 @@ H5Result *h5_open_resume(const char *path, const H5JobInfo *expected, Split *spl
     h->interval = expected->checkpoint_interval > 0 ? expected->checkpoint_interval : 0;
     bool copied = false;
     hid_t fa = H5I_INVALID_HID;
-    h->file = h5c_open_checked(path, FORMAT_NAME, H5_FORMAT_VERSION, "checkpoint", err, errlen);
+    h->file =
+        h5c_open_checked(path, FORMAT_NAME, H5_FORMAT_VERSION, "checkpoint", NULL, err, errlen);
     if (h->file < 0)
         goto out;
     char diffs[1024] = "";

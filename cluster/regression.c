@@ -268,21 +268,22 @@ static int read_game(Reader *rd, uint64_t row, const Row *r, char *err, size_t e
 /* Whether row is what a match killed while appending a pair leaves: no text at all. */
 static bool empty_row(const Row *r) { return !r->moves && r->opening[0] == '\0'; }
 
-/* Reads the games of the open /match/games dataset. */
-static int read_rows(Reader *rd, hid_t games, char *err, size_t errlen)
+/* Reads the games of the open /match/games dataset, its texts checked first in heap. */
+static int read_rows(Reader *rd, const H5Heap *heap, hid_t games, char *err, size_t errlen)
 {
     const long long rows = h5c_table_rows(games);
     hid_t mt = row_type();
     Row *batch = malloc(BATCH_ROWS * sizeof *batch);
     int rc = 0;
-    if (rows < 0 || mt < 0 || !batch)
-        rc = h5c_fail(err, errlen, "%s: cannot read /match/games", rd->path);
     /* the first row of the last pair: the only one a kill can leave torn */
     const uint64_t n = rows > 0 ? (uint64_t)rows : 0, last_pair = n ? (n - 1) / 2 * 2 : 0;
+    const int64_t good = rows >= 0 ? h5heap_first_bad_row(heap, games, n) : -1;
+    if (good < 0 || mt < 0 || !batch)
+        rc = h5c_fail(err, errlen, "%s: cannot read /match/games", rd->path);
     for (uint64_t start = 0; start < n && rc == 0; start += BATCH_ROWS) {
         const size_t cnt = (size_t)(n - start < BATCH_ROWS ? n - start : BATCH_ROWS);
         memset(batch, 0, cnt * sizeof *batch);
-        if (h5c_read_rows(games, mt, start, cnt, batch) < 0) {
+        if ((uint64_t)good < start + cnt || h5c_read_rows(games, mt, start, cnt, batch) < 0) {
             rc = h5c_fail(err, errlen,
                           "%s: cannot read rows %llu to %llu of /match/games (a match killed "
                           "while writing them? resuming it repairs the file)",
@@ -347,8 +348,9 @@ static int read_match(Reader *rd, hid_t match, bool first, char *err, size_t err
 
 static int read_file(Reader *rd, bool first, char *err, size_t errlen)
 {
+    H5Heap *heap = NULL;
     hid_t file = h5c_open_checked(rd->path, FORMAT_NAME, H5MATCH_FORMAT_VERSION, "match result",
-                                  err, errlen);
+                                  &heap, err, errlen);
     if (file < 0)
         return -1;
     int rc = 0;
@@ -361,12 +363,13 @@ static int read_file(Reader *rd, bool first, char *err, size_t errlen)
     if (rc == 0)
         rc = read_match(rd, match, first, err, errlen);
     if (rc == 0)
-        rc = read_rows(rd, games, err, errlen);
+        rc = read_rows(rd, heap, games, err, errlen);
     if (games >= 0)
         H5Dclose(games);
     if (match >= 0)
         H5Gclose(match);
     H5Fclose(file);
+    h5heap_close(heap);
     return rc;
 }
 
