@@ -447,7 +447,16 @@ static void sync_dir(const char *path)
     free(dir);
 }
 
-int h5c_copy_file(const char *from, const char *to, char *err, size_t errlen)
+char *h5c_copy_name(const char *path)
+{
+    size_t n = strlen(path) + sizeof ".tmp";
+    char *tmp = malloc(n);
+    if (tmp)
+        snprintf(tmp, n, "%s.tmp", path);
+    return tmp;
+}
+
+static int copy_file(const char *from, const char *to, char *err, size_t errlen)
 {
     enum { CHUNK = 1 << 20 };
     char *buf = malloc(CHUNK);
@@ -484,6 +493,29 @@ int h5c_copy_file(const char *from, const char *to, char *err, size_t errlen)
         return h5c_fail(err, errlen, "cannot copy %s to %s: %s", from, to, failed);
     }
     return 0;
+}
+
+hid_t h5c_open_copy(const char *path, const char *tmp, char *err, size_t errlen)
+{
+    if (copy_file(path, tmp, err, errlen) < 0)
+        return -1;
+    hid_t fa = h5c_file_access();
+    hid_t file = fa < 0 ? -1 : H5Fopen(tmp, H5F_ACC_RDWR, fa);
+    if (fa >= 0)
+        H5Pclose(fa);
+    if (file < 0) {
+        h5c_fail(err, errlen, "cannot open %s", tmp);
+        unlink(tmp);
+    }
+    return file;
+}
+
+void h5c_drop_copy(const char *tmp, const char *path, const char *kept, char *err, size_t errlen)
+{
+    unlink(tmp);
+    size_t k = err ? strlen(err) : 0;
+    if (err && k < errlen)
+        snprintf(err + k, errlen - k, " (%s still holds every recorded %s)", path, kept);
 }
 
 int h5c_replace_with(const char *tmp, const char *path, char *err, size_t errlen)

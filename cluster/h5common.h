@@ -118,13 +118,22 @@ int h5c_flush(hid_t file, const char *path, char *err, size_t errlen);
 hid_t h5c_open_checked(const char *path, const char *format, int version, const char *kind,
                        H5Heap **heap, char *err, size_t errlen);
 
-/* Copies the file from to the file to (replaced), synced to disk. Returns 0, or -1 with a
- * message. */
-int h5c_copy_file(const char *from, const char *to, char *err, size_t errlen);
+/* Every change to a result file other than an append (a resume recorded, the results written)
+ * is made in a copy that then replaces it, so that a kill leaves the file as it was or as it
+ * became, never half changed. The copy's name: path with ".tmp" added (malloc'd), or NULL. */
+char *h5c_copy_name(const char *path);
+
+/* Copies the file at path to tmp (replaced), synced to disk, and opens the copy for writing.
+ * Returns the copy, or -1 with a message (no copy left behind). */
+hid_t h5c_open_copy(const char *path, const char *tmp, char *err, size_t errlen);
 
 /* Makes tmp, complete and synced, the file at path (rename). Returns 0, or -1 with a message
  * (tmp removed). */
 int h5c_replace_with(const char *tmp, const char *path, char *err, size_t errlen);
+
+/* Gives up a copy that could not be completed (closed by the caller): removes tmp and adds to
+ * the message in err that path still holds every recorded kept ("unit", "game"). */
+void h5c_drop_copy(const char *tmp, const char *path, const char *kept, char *err, size_t errlen);
 
 /* A new result file is written under a name of its own beside path (path.new-PID-K, in *made,
  * malloc'd) and appears at path only once its header is on disk (h5c_publish, or

@@ -258,8 +258,8 @@ static H5Match *match_new(const char *path, uint64_t n_pairs, char *err, size_t 
     if (h) {
         h->file = h->games = h->penta = h->row_type = H5I_INVALID_HID;
         h->n_pairs = n_pairs;
-        h->path = malloc(strlen(path) + 1);
-        h->tmp = malloc(strlen(path) + 5);
+        h->path = strdup(path);
+        h->tmp = h5c_copy_name(path);
         h->done = calloc(n_pairs / 8 + 1, 1);
     }
     if (!h || !h->path || !h->tmp || !h->done) {
@@ -267,8 +267,6 @@ static H5Match *match_new(const char *path, uint64_t n_pairs, char *err, size_t 
         h5c_fail(err, errlen, "%s: out of memory", path);
         return NULL;
     }
-    strcpy(h->path, path);
-    sprintf(h->tmp, "%s.tmp", path);
     return h;
 }
 
@@ -662,7 +660,6 @@ H5Match *h5match_open_resume(const char *path, const H5MatchInfo *expected, H5Ma
     bool copied = false;
     char diffs[1024] = "";
     uint64_t keep = 0;
-    hid_t fa = H5I_INVALID_HID;
     H5Heap *heap = NULL;
     h->file = h5c_open_checked(path, FORMAT_NAME, H5MATCH_FORMAT_VERSION, "match checkpoint", &heap,
                                err, errlen);
@@ -690,24 +687,19 @@ H5Match *h5match_open_resume(const char *path, const H5MatchInfo *expected, H5Ma
         h5c_fail(err, errlen, "cannot close %s", path);
         goto out;
     }
-    if (h5c_copy_file(path, h->tmp, err, errlen) < 0)
+    if ((h->file = h5c_open_copy(path, h->tmp, err, errlen)) < 0)
         goto out;
     copied = true;
-    fa = h5c_file_access();
-    h->file = fa < 0 ? -1 : H5Fopen(h->tmp, H5F_ACC_RDWR, fa);
-    if (h->file < 0 || open_for_records(h) < 0 || prepare_resume(h, expected, keep, done->n) < 0) {
+    if (open_for_records(h) < 0 || prepare_resume(h, expected, keep, done->n) < 0) {
         h5c_fail(err, errlen, "cannot record the resume in %s", h->tmp);
         goto out;
     }
     if (h5c_flush(h->file, h->tmp, err, errlen) < 0 ||
         h5c_replace_with(h->tmp, path, err, errlen) < 0)
         goto out;
-    H5Pclose(fa);
     return h;
 out:
     h5heap_close(heap);
-    if (fa >= 0)
-        H5Pclose(fa);
     close_file(h);
     if (copied)
         unlink(h->tmp);
@@ -883,29 +875,18 @@ int h5match_finish(H5Match *h, const H5MatchSummary *s, char *err, size_t errlen
     int rc = h5c_flush(h->file, h->path, err, errlen);
     if (rc == 0 && close_file(h) < 0)
         rc = h5c_fail(err, errlen, "cannot close %s", h->path);
-    bool copied = false;
-    if (rc == 0) {
-        rc = h5c_copy_file(h->path, h->tmp, err, errlen);
-        copied = rc == 0;
-    }
-    if (rc == 0) {
-        hid_t fa = h5c_file_access();
-        h->file = fa < 0 ? -1 : H5Fopen(h->tmp, H5F_ACC_RDWR, fa);
-        if (fa >= 0)
-            H5Pclose(fa);
-        if (h->file < 0 || write_summary(h, s, end) < 0)
-            rc = h5c_fail(err, errlen, "cannot write the summary to %s", h->tmp);
-        else if (close_file(h) < 0)
-            rc = h5c_fail(err, errlen, "cannot write %s", h->tmp);
-    }
+    if (rc == 0 && (h->file = h5c_open_copy(h->path, h->tmp, err, errlen)) < 0)
+        rc = -1;
+    bool copied = rc == 0;
+    if (rc == 0 && write_summary(h, s, end) < 0)
+        rc = h5c_fail(err, errlen, "cannot write the summary to %s", h->tmp);
+    else if (rc == 0 && close_file(h) < 0)
+        rc = h5c_fail(err, errlen, "cannot write %s", h->tmp);
     if (rc == 0)
         rc = h5c_replace_with(h->tmp, h->path, err, errlen);
     if (rc != 0 && copied) {
         close_file(h);
-        unlink(h->tmp);
-        size_t k = err ? strlen(err) : 0;
-        if (err && k < errlen)
-            snprintf(err + k, errlen - k, " (%s still holds every recorded game)", h->path);
+        h5c_drop_copy(h->tmp, h->path, "game", err, errlen);
     }
     match_free(h);
     return rc;

@@ -267,8 +267,8 @@ static H5Result *result_new(const char *path, size_t n, char *err, size_t errlen
     if (h) {
         h->file = h->units = h->units_space = h->one_space = h->one_xfer = h->done_type =
             H5I_INVALID_HID;
-        h->path = malloc(strlen(path) + 1);
-        h->tmp = malloc(strlen(path) + 5);
+        h->path = strdup(path);
+        h->tmp = h5c_copy_name(path);
         h->index = malloc((n ? n : 1) * sizeof *h->index);
         h->nodes = malloc((n ? n : 1) * sizeof *h->nodes);
     }
@@ -277,8 +277,6 @@ static H5Result *result_new(const char *path, size_t n, char *err, size_t errlen
         h5c_fail(err, errlen, "%s: out of memory", path);
         return NULL;
     }
-    strcpy(h->path, path);
-    sprintf(h->tmp, "%s.tmp", path);
     h->n_units = n;
     return h;
 }
@@ -669,7 +667,6 @@ H5Result *h5_open_resume(const char *path, const H5JobInfo *expected, Split *spl
         return NULL;
     h->interval = expected->checkpoint_interval > 0 ? expected->checkpoint_interval : 0;
     bool copied = false;
-    hid_t fa = H5I_INVALID_HID;
     h->file =
         h5c_open_checked(path, FORMAT_NAME, H5_FORMAT_VERSION, "checkpoint", NULL, err, errlen);
     if (h->file < 0)
@@ -695,26 +692,17 @@ H5Result *h5_open_resume(const char *path, const H5JobInfo *expected, Split *spl
         h5c_fail(err, errlen, "cannot close %s", path);
         goto out;
     }
-    if (h5c_copy_file(path, h->tmp, err, errlen) < 0)
+    if ((h->file = h5c_open_copy(path, h->tmp, err, errlen)) < 0)
         goto out;
     copied = true;
-    fa = h5c_file_access();
-    h->file = fa < 0 ? -1 : H5Fopen(h->tmp, H5F_ACC_RDWR, fa);
-    if (h->file < 0) {
-        h5c_fail(err, errlen, "cannot open %s", h->tmp);
-        goto out;
-    }
     if (record_resume(h, expected->prov) < 0 || open_for_records(h) < 0) {
         h5c_fail(err, errlen, "cannot record the resume in %s", h->tmp);
         goto out;
     }
     if (h5_flush(h, err, errlen) < 0 || h5c_replace_with(h->tmp, path, err, errlen) < 0)
         goto out;
-    H5Pclose(fa);
     return h;
 out:
-    if (fa >= 0)
-        H5Pclose(fa);
     close_file(h);
     if (copied)
         unlink(h->tmp);
@@ -869,30 +857,19 @@ int h5_finish(H5Result *h, const Split *split, const PerftStats *stats, int n_st
     int rc = h5_flush(h, err, errlen);
     if (rc == 0 && close_file(h) < 0)
         rc = h5c_fail(err, errlen, "cannot close %s", h->path);
-    bool copied = false;
-    if (rc == 0) {
-        rc = h5c_copy_file(h->path, h->tmp, err, errlen);
-        copied = rc == 0;
-    }
-    if (rc == 0) {
-        hid_t fa = h5c_file_access();
-        h->file = fa < 0 ? -1 : H5Fopen(h->tmp, H5F_ACC_RDWR, fa);
-        if (fa >= 0)
-            H5Pclose(fa);
-        if (h->file < 0 || write_results(h, split, divide, stats, n_stats, sum, end_time) < 0)
-            rc = h5c_fail(err, errlen, "cannot write the results to %s", h->tmp);
-        else if (close_file(h) < 0)
-            rc = h5c_fail(err, errlen, "cannot write %s", h->tmp);
-    }
+    if (rc == 0 && (h->file = h5c_open_copy(h->path, h->tmp, err, errlen)) < 0)
+        rc = -1;
+    bool copied = rc == 0;
+    if (rc == 0 && write_results(h, split, divide, stats, n_stats, sum, end_time) < 0)
+        rc = h5c_fail(err, errlen, "cannot write the results to %s", h->tmp);
+    else if (rc == 0 && close_file(h) < 0)
+        rc = h5c_fail(err, errlen, "cannot write %s", h->tmp);
     if (rc == 0)
         rc = h5c_replace_with(h->tmp, h->path, err, errlen);
     free(divide);
     if (rc != 0 && copied) {
         close_file(h);
-        unlink(h->tmp);
-        size_t k = err ? strlen(err) : 0;
-        if (err && k < errlen)
-            snprintf(err + k, errlen - k, " (%s still holds every recorded unit)", h->path);
+        h5c_drop_copy(h->tmp, h->path, "unit", err, errlen);
     }
     if (rc == 0 && total)
         *total = sum;
