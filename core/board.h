@@ -13,6 +13,8 @@
     void board_build_##SUFFIX(Board##N *b, Castling##N *c, const Setup *s);                        \
     void board_to_setup_##SUFFIX(const Board##N *b, const Castling##N *c, Setup *s);               \
     int board_moves_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v, Move *l);  \
+    int board_tactical_moves_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,   \
+                                      Move *l);                                                    \
     void board_make_##SUFFIX(const Board##N *b, const Castling##N *c, Move m, Board##N *o);        \
     void board_make_null_##SUFFIX(const Board##N *b, Board##N *o);                                \
     int board_see_##SUFFIX(const Board##N *b, Move m, const int *values);                          \

@@ -174,9 +174,11 @@ static void to_setup(const BoardT *b, const CastT *c, Setup *s)
 static inline BB pawn_push(BB b, int us) { return us == WHITE ? b << FILES : b >> FILES; }
 
 /* Generates the legal moves into list, or only counts them when list is NULL (perft's last
- * ply: no move is written, pawn and piece moves are counted by population counts). */
-static inline __attribute__((always_inline)) int generate(const BoardT *b, const CastT *c,
-                                                          const Variant *v, Move *list)
+ * ply: no move is written, pawn and piece moves are counted by population counts). With
+ * tactical (a constant at every call), only the captures, en passant and promotions, in the
+ * order the full generation gives them: the search's quiescence. */
+static inline __attribute__((always_inline)) int
+generate_moves(const BoardT *b, const CastT *c, const Variant *v, Move *list, const bool tactical)
 {
     const int us = b->side, them = us ^ 1;
     const BB occ = b->by_type[NO_TYPE], own = b->by_color[us], opp = b->by_color[them];
@@ -195,7 +197,7 @@ static inline __attribute__((always_inline)) int generate(const BoardT *b, const
 
     /* King moves: the destination must not be attacked once the king has left its square. */
     {
-        BB t = T.king[ksq] & ~own, occ_k = occ ^ bb_sq(ksq);
+        BB t = T.king[ksq] & (tactical ? opp : ~own), occ_k = occ ^ bb_sq(ksq);
         while (t) {
             int to = pop_lsb(&t);
             if (!attacked_by(b, to, them, occ_k, 0)) {
@@ -210,6 +212,7 @@ static inline __attribute__((always_inline)) int generate(const BoardT *b, const
     if (checkers && more_than_one(checkers))
         return n;
     const BB target = checkers ? (T.between[ksq][lsb(checkers)] | checkers) : ~own;
+    const BB piece_target = tactical ? target & opp : target;
 
     BB pinned = 0;
     {
@@ -235,7 +238,7 @@ static inline __attribute__((always_inline)) int generate(const BoardT *b, const
                 att |= bishop_attacks(from, occ);
             if (rooks & f)
                 att |= rook_attacks(from, occ);
-            att &= target;
+            att &= piece_target;
             if (pinned & f)
                 att &= T.line[ksq][from];
             EMIT_ALL(from, att, MOVE_NORMAL);
@@ -251,8 +254,8 @@ static inline __attribute__((always_inline)) int generate(const BoardT *b, const
         const BB free_pawns = pawns & ~pinned;
         const BB empty = ~occ;
         BB single = pawn_push(free_pawns, us) & empty;
-        BB dbl = pawn_push(single & third_rank, us) & empty & target;
-        single &= target;
+        BB dbl = tactical ? 0 : pawn_push(single & third_rank, us) & empty & target;
+        single &= tactical ? target & last_rank : target;
         BB east = pawn_push(free_pawns & ~T.file_last, us) << 1 & opp & target;
         BB west = pawn_push(free_pawns & ~T.file_first, us) >> 1 & opp & target;
         const int np = v->n_promotions;
@@ -297,6 +300,8 @@ static inline __attribute__((always_inline)) int generate(const BoardT *b, const
             if (moves & third_rank)
                 moves |= pawn_push(moves, us) & empty;
             moves = (moves | (T.pawn[us][from] & opp)) & ray;
+            if (tactical)
+                moves &= opp | last_rank;
             while (moves) {
                 int to = pop_lsb(&moves);
                 if (bb_sq(to) & last_rank) {
@@ -333,7 +338,7 @@ static inline __attribute__((always_inline)) int generate(const BoardT *b, const
     /* Castling: rights imply the king and the rook stand on their squares (rights are lost when
      * either moves or the rook is captured). The crossed squares are tested on the current board,
      * the king's destination once more with the castling rook gone, for the x-ray through it. */
-    if (!checkers) {
+    if (!checkers && !tactical) {
         for (int side = 0; side < 2; side++) {
             int slot = us * 2 + side;
             if (!(b->rights & (1 << slot)))
@@ -360,6 +365,12 @@ static inline __attribute__((always_inline)) int generate(const BoardT *b, const
     }
 #undef EMIT_ALL
     return n;
+}
+
+static inline __attribute__((always_inline)) int generate(const BoardT *b, const CastT *c,
+                                                          const Variant *v, Move *list)
+{
+    return generate_moves(b, c, v, list, false);
 }
 
 /* ---- making moves -------------------------------------------------------------------------- */
@@ -515,6 +526,10 @@ void SFX(board_to_setup)(const BoardT *b, const CastT *c, Setup *s) { to_setup(b
 int SFX(board_moves)(const BoardT *b, const CastT *c, const Variant *v, Move *list)
 {
     return generate(b, c, v, list);
+}
+int SFX(board_tactical_moves)(const BoardT *b, const CastT *c, const Variant *v, Move *list)
+{
+    return generate_moves(b, c, v, list, true);
 }
 void SFX(board_make)(const BoardT *b, const CastT *c, Move m, BoardT *o) { make(b, c, m, o); }
 void SFX(board_make_null)(const BoardT *b, BoardT *o) { make_null(b, o); }

@@ -51,6 +51,9 @@ void position_to_setup(const Position *p, Setup *s);
 /* Writes the legal moves to moves (room for MAX_MOVES) and returns their number. */
 int position_legal_moves(const Position *p, Move *moves);
 
+/* The legal captures, en passant captures and promotions among them, in the same order. */
+int position_tactical_moves(const Position *p, Move *moves);
+
 /* Plays the legal move m: out receives the new position (p and out may alias). */
 void position_make(const Position *p, Move m, Position *out);
 

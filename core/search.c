@@ -264,9 +264,11 @@ static bool turn_equal(const Turn *a, const Turn *b)
     return a->n == b->n && a->m[0] == b->m[0] && (a->n == 1 || a->m[1] == b->m[1]);
 }
 
-/* Every legal turn of p into the ply's list; false when memory runs out (treated as no turn:
- * the search then scores the node by its game end, which turn.h computes without the list). */
-static bool generate(Searcher *s, const Position *p, TurnList *list)
+/* Every legal turn of p into the ply's list, or under single-move rules with tactical only the
+ * captures and promotions (quiescence out of check); false when memory runs out (treated as no
+ * turn: the search then scores the node by its game end, which turn.h computes without the
+ * list). */
+static bool generate(Searcher *s, const Position *p, TurnList *list, bool tactical)
 {
     if (!s->double_moves) {
         if (list->cap < MAX_MOVES) {
@@ -277,7 +279,7 @@ static bool generate(Searcher *s, const Position *p, TurnList *list)
             list->cap = MAX_MOVES;
         }
         Move moves[MAX_MOVES];
-        int n = position_legal_moves(p, moves);
+        int n = tactical ? position_tactical_moves(p, moves) : position_legal_moves(p, moves);
         for (int i = 0; i < n; i++)
             list->v[i] = (Turn){ { moves[i], MOVE_NONE }, 1 };
         list->n = (size_t)n;
@@ -360,7 +362,10 @@ static int order_turns(Searcher *s, PlyData *pd, const Position *p, const Turn *
         else if (gain > 0) {
             /* under single-move rules a capture that loses material in the exchange goes
              * after the quiet turns (and is not searched in quiescence) */
-            int exchange = s->double_moves ? 0 : position_see(p, t->m[0], order_value);
+            /* taking at least what it risks never loses material (a promotion can: the new
+             * piece is what stands on the square) */
+            bool safe = gain >= attacker && move_kind(t->m[0]) != MOVE_PROMOTION;
+            int exchange = s->double_moves || safe ? 0 : position_see(p, t->m[0], order_value);
             score = exchange >= 0 ? (1 << 24) + gain * 16 - attacker / 16 : LOSING_CAPTURE + exchange;
         }
         else if (turn_equal(t, &pd->killers[0]))
@@ -499,8 +504,15 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
             return stand;
     }
     PlyData *pd = &s->ply[ply];
-    if (!generate(s, p, &pd->turns) || pd->turns.n == 0)
+    if (!in_check && !s->double_moves) {
+        /* only the tactical moves; without any, the stand-pat stands (a stalemate goes unseen
+         * here, as in most engines' quiescence: finding one would cost every leaf its full
+         * move generation) */
+        if (!generate(s, p, &pd->turns, true) || pd->turns.n == 0)
+            return stand;
+    } else if (!generate(s, p, &pd->turns, false) || pd->turns.n == 0) {
         return end_score(s, p, ply);
+    }
     int n = order_turns(s, pd, p, NULL, !in_check);
     int us = position_side(p);
     for (int k = 0; k < n; k++) {
@@ -589,7 +601,7 @@ static int search(Searcher *s, const Position *p, int ply, int depth, int alpha,
     }
 
     PlyData *pd = &s->ply[ply];
-    if (!generate(s, p, &pd->turns) || pd->turns.n == 0)
+    if (!generate(s, p, &pd->turns, false) || pd->turns.n == 0)
         return end_score(s, p, ply);
     int n = order_turns(s, pd, p, hash_turn.n ? &hash_turn : NULL, false);
 
@@ -715,7 +727,7 @@ Turn search_run(Searcher *s, const SearchInput *in, SearchReport *final)
 
     /* the root's turns: none means the game is over; memory trouble means no search */
     PlyData *root = &s->ply[0];
-    if (!generate(s, in->root, &root->turns) || root->turns.n == 0
+    if (!generate(s, in->root, &root->turns, false) || root->turns.n == 0
         || !reserve_keys(s, in->n_history + MAX_PLY + 1))
         return none;
     Turn fallback = root->turns.v[0];

@@ -136,8 +136,21 @@ static void compare_with_reference(const Position *p, int depth)
     Setup s;
     position_to_setup(p, &s);
 
-    Move fast[MAX_MOVES], ref[MAX_MOVES];
+    Move fast[MAX_MOVES], ref[MAX_MOVES], tactical[MAX_MOVES];
     int nf = position_legal_moves(p, fast), nr = ref_legal_moves(&s, ref);
+    /* the quiescence's moves: the captures, en passant and promotions of the full list, in its
+     * order; a capture is told by the reference's board */
+    int nt = position_tactical_moves(p, tactical), kt = 0;
+    for (int i = 0; i < nf; i++) {
+        int kind = move_kind(fast[i]);
+        Piece victim = s.board[move_to(fast[i])];
+        bool takes = kind == MOVE_EN_PASSANT || kind == MOVE_PROMOTION ||
+                     (kind != MOVE_CASTLING && victim != NO_PIECE && piece_color(victim) != s.side);
+        if (takes && (kt >= nt || tactical[kt++] != fast[i]))
+            fail_msg("%s: the tactical moves differ from the full list's at move %d", fen, i);
+    }
+    if (kt != nt)
+        fail_msg("%s: %d tactical moves, the full list has %d", fen, nt, kt);
     qsort(fast, (size_t)nf, sizeof *fast, compare_moves);
     qsort(ref, (size_t)nr, sizeof *ref, compare_moves);
     if (nf != nr || memcmp(fast, ref, (size_t)nf * sizeof *fast) != 0)
