@@ -1106,10 +1106,14 @@ static void test_unwritable(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_create_and_record),  cmocka_unit_test(test_close_and_resume),
-        cmocka_unit_test(test_killed_and_resumed), cmocka_unit_test(test_torn_and_damaged),
-        cmocka_unit_test(test_damaged_texts),      cmocka_unit_test(test_mismatch_refused),
-        cmocka_unit_test(test_not_a_checkpoint),   cmocka_unit_test(test_finish),
+        cmocka_unit_test(test_create_and_record),
+        cmocka_unit_test(test_close_and_resume),
+        cmocka_unit_test(test_killed_and_resumed),
+        cmocka_unit_test(test_torn_and_damaged),
+        cmocka_unit_test(test_damaged_texts),
+        cmocka_unit_test(test_mismatch_refused),
+        cmocka_unit_test(test_not_a_checkpoint),
+        cmocka_unit_test(test_finish),
         cmocka_unit_test(test_unwritable),
     };
     return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
