@@ -85,18 +85,6 @@ static int add_object(H5Heap *hp, uint64_t collection, unsigned index, uint64_t 
     return 0;
 }
 
-/* Whether the bytes at at (signature and version matched) are a collection at all: the library
- * makes none smaller than 4096 bytes (H5HG_MINSIZE) or past the end of the file (where it would
- * not read one either), and writes the first object's reserved bytes as zeros. Raw data can
- * spell the signature (a node count of 5,574,263,623 does) but hardly all of that. */
-static bool is_collection(const H5Heap *hp, size_t at)
-{
-    if (hp->n - at < COLLECTION_HDR + OBJECT_HDR)
-        return false;
-    uint64_t size = get_le(hp->f + at + 8, ADDR_BYTES);
-    return size >= 4096 && size <= hp->n - at && get_le(hp->f + at + COLLECTION_HDR + 4, 4) == 0;
-}
-
 /* Walks the collection at byte at (signature and version matched) as the library does, adding
  * its objects. 1 when it fits the file and its objects fit it, 0 when not, -1 out of memory. */
 static int walk_collection(H5Heap *hp, size_t at)
@@ -178,7 +166,7 @@ H5Heap *h5heap_open(const char *path, const char *kind, char *err, size_t errlen
     static const unsigned char sig[8] = { 'G', 'C', 'O', 'L', 1, 0, 0, 0 };
     for (const unsigned char *p = hp->f; (p = memchr(p, 'G', hp->n - (size_t)(p - hp->f))); p++) {
         size_t at = (size_t)(p - hp->f);
-        if (hp->n - at < sizeof sig || memcmp(p, sig, sizeof sig) != 0 || !is_collection(hp, at))
+        if (hp->n - at < sizeof sig || memcmp(p, sig, sizeof sig) != 0)
             continue;
         int ok = walk_collection(hp, at);
         if (ok <= 0) {

@@ -808,43 +808,6 @@ static void test_damaged_texts(void **state)
     free(bytes);
 }
 
-/* Raw data that spells a heap collection's signature is not taken for one: a game whose White
- * searched 5,574,263,623 nodes ("GCOL", 1, 0, 0, 0 in little-endian bytes), Black a number that
- * would do as a collection's size, resumes as any other. */
-static void test_signature_in_rows(void **state)
-{
-    (void)state;
-    Match m;
-    match_make(&m, "chess", TURNS_SINGLE, 4);
-    char path[300], err[512];
-    path_in(path, sizeof path, "gcol.h5");
-    H5Match *h = h5match_create(path, &m.info, err, sizeof err);
-    if (!h)
-        fail_msg("%s", err);
-    GameRecord g[2];
-    make_pair(g, &m, 0);
-    g[0].nodes[WHITE] = 0x14C4F4347ull;
-    g[0].nodes[BLACK] = 5000;
-    g[0].seconds[WHITE] = 1.5;
-    if (h5match_record_pair(h, 0, g, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    free_pair(g);
-    assert_int_equal(h5match_close(h, err, sizeof err), 0);
-    size_t size;
-    unsigned char *bytes = read_bytes(path, &size);
-    assert_true(find_bytes(bytes, size, "GCOL\1\0\0\0", 8, 4096) < size);
-    free(bytes);
-    H5MatchDone done;
-    h = h5match_open_resume(path, &m.info, &done, err, sizeof err);
-    if (!h)
-        fail_msg("%s", err);
-    assert_int_equal(done.n, 1);
-    assert_int_equal(done.dropped, 0);
-    assert_int_equal(done.pairs[0].nodes[0], 0x14C4F4347ull + 5000);
-    h5match_done_free(&done);
-    assert_int_equal(h5match_close(h, err, sizeof err), 0);
-}
-
 /* A checkpoint of another match is refused, naming every difference. */
 static void test_mismatch_refused(void **state)
 {
@@ -1148,7 +1111,6 @@ int main(void)
         cmocka_unit_test(test_killed_and_resumed),
         cmocka_unit_test(test_torn_and_damaged),
         cmocka_unit_test(test_damaged_texts),
-        cmocka_unit_test(test_signature_in_rows),
         cmocka_unit_test(test_mismatch_refused),
         cmocka_unit_test(test_not_a_checkpoint),
         cmocka_unit_test(test_finish),
