@@ -2,7 +2,8 @@
  *
  * Layouts (HDF5 File Format Specification, "Global Heap" and "Variable-length data"), with the
  * 8-byte addresses and lengths of every file Carrera writes:
- *   collection  "GCOL", version 1, three reserved bytes, its size (8), then its objects;
+ *   collection  "GCOL", version 1, three reserved bytes (the library reads neither them nor an
+ *               object's reserved bytes), its size (8), then its objects;
  *   object      index (2), reference count (2), reserved (4), size (8), the bytes padded to
  *               a multiple of 8; index 0 is the collection's free space, and a remainder too
  *               small for an object header is free space too;
@@ -163,7 +164,9 @@ H5Heap *h5heap_open(const char *path, const char *kind, char *err, size_t errlen
         h5heap_close(hp);
         return NULL;
     }
-    static const unsigned char sig[8] = { 'G', 'C', 'O', 'L', 1, 0, 0, 0 };
+    /* what the library checks of a collection: the signature and the version, not the
+     * reserved bytes after them (a damaged file can change those, and did) */
+    static const unsigned char sig[5] = { 'G', 'C', 'O', 'L', 1 };
     for (const unsigned char *p = hp->f; (p = memchr(p, 'G', hp->n - (size_t)(p - hp->f))); p++) {
         size_t at = (size_t)(p - hp->f);
         if (hp->n - at < sizeof sig || memcmp(p, sig, sizeof sig) != 0)

@@ -6,7 +6,14 @@
  * reference is damaged makes it allocate whatever the length says (gigabytes) or read an object
  * that is not there (a segmentation fault). All were found by tests/fuzz/h5.c in checkpoints
  * given to --resume. So a file is mapped and walked here first, as the library would walk it,
- * and refused with a message where it does not add up. */
+ * and refused with a message where it does not add up.
+ *
+ * Collections are found by their signature and version, anywhere in the file: the structures
+ * that say where they are (attribute messages, rows) are what the library trusts. So raw data
+ * that happens to spell them (an aligned 64-bit count of exactly 5,574,263,623 does) followed
+ * by bytes that do not add up makes a good file refused. That is rare enough to accept: every
+ * rule tried for skipping such places by their bytes let damaged collections through (the
+ * fuzzer found a collection with changed reserved bytes, which the library ignores). */
 #ifndef CARRERA_H5HEAP_H
 #define CARRERA_H5HEAP_H
 
