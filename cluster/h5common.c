@@ -563,7 +563,8 @@ hid_t h5c_create_new(const char *path, char **made, char *err, size_t errlen)
     return file;
 }
 
-int h5c_publish(const char *made, const char *path, char *err, size_t errlen)
+/* Makes made the file at path unless path exists by then; made is removed either way. */
+static int publish(const char *made, const char *path, char *err, size_t errlen)
 {
     int rc = link(made, path);
     /* a file system without hard links: rename, which would replace a file made meanwhile */
@@ -578,6 +579,17 @@ int h5c_publish(const char *made, const char *path, char *err, size_t errlen)
         return h5c_fail(err, errlen, "cannot create %s: %s", path, strerror(e));
     sync_dir(path);
     return 0;
+}
+
+int h5c_settle_new(char *made, const char *path, bool ready, bool replace, char *err, size_t errlen)
+{
+    int rc = -1;
+    if (!ready)
+        unlink(made);
+    else
+        rc = replace ? h5c_replace_with(made, path, err, errlen) : publish(made, path, err, errlen);
+    free(made);
+    return rc;
 }
 
 int h5c_flush(hid_t file, const char *path, char *err, size_t errlen)

@@ -136,15 +136,17 @@ int h5c_replace_with(const char *tmp, const char *path, char *err, size_t errlen
 void h5c_drop_copy(const char *tmp, const char *path, const char *kept, char *err, size_t errlen);
 
 /* A new result file is written under a name of its own beside path (path.new-PID-K, in *made,
- * malloc'd) and appears at path only once its header is on disk (h5c_publish, or
- * h5c_replace_with to replace a file): a job killed while it makes the file leaves nothing at
- * path that a start would refuse and a resume could not read. Returns the file (created with
- * the file access list), or -1 with a message naming path. */
+ * malloc'd) and appears at path only once its header is on disk (h5c_settle_new): a job killed
+ * while it makes the file leaves nothing at path that a start would refuse and a resume could not
+ * read. Returns the file (created with the file access list), or -1 with a message naming path. */
 hid_t h5c_create_new(const char *path, char **made, char *err, size_t errlen);
 
-/* Makes made (complete, flushed) the file at path unless path exists by then (another job given
- * the same file): a hard link, which unlike rename refuses an existing name. Returns 0, or -1
- * with a message; made is removed either way. */
-int h5c_publish(const char *made, const char *path, char *err, size_t errlen);
+/* The end of making a new file: when its header is written and flushed (ready), made becomes
+ * the file at path, replacing one there when replace (h5c_replace_with), else only when path
+ * does not exist by then (another job given the same file: a hard link, which unlike rename
+ * refuses an existing name); when not ready made is removed. made is freed either way. Returns
+ * 0, or -1 (with a message when ready). */
+int h5c_settle_new(char *made, const char *path, bool ready, bool replace, char *err,
+                   size_t errlen);
 
 #endif

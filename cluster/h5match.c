@@ -411,12 +411,7 @@ H5Match *h5match_create(const char *path, const H5MatchInfo *info, char *err, si
         rc = h5c_fail(err, errlen, "cannot reopen the games of %s", path);
     if (rc == 0)
         rc = h5c_flush(h->file, path, err, errlen);
-    if (rc == 0)
-        rc = info->overwrite ? h5c_replace_with(made, path, err, errlen)
-                             : h5c_publish(made, path, err, errlen);
-    else
-        unlink(made);
-    free(made);
+    rc = h5c_settle_new(made, path, rc == 0, info->overwrite, err, errlen);
     if (rc != 0) {
         close_file(h);
         match_free(h);

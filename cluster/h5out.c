@@ -477,12 +477,7 @@ H5Result *h5_create(const char *path, const H5JobInfo *info, const Split *split,
         rc = h5c_fail(err, errlen, "cannot reopen the units of %s", path);
     if (rc == 0)
         rc = h5_flush(h, err, errlen);
-    if (rc == 0)
-        rc = info->overwrite ? h5c_replace_with(made, path, err, errlen)
-                             : h5c_publish(made, path, err, errlen);
-    else
-        unlink(made);
-    free(made);
+    rc = h5c_settle_new(made, path, rc == 0, info->overwrite, err, errlen);
     if (rc != 0) {
         close_file(h);
         result_free(h);
