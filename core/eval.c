@@ -1,6 +1,6 @@
 /* The evaluation's parameters: their documented defaults, their names and ranges (for INI files,
  * UCI options and the tuner), and eval_prepare, which turns them into the piece-square tables the
- * bitboard evaluation (eval_impl.h, compiled once per board size) reads. */
+ * bitboard evaluation (eval.inc, compiled once per board size) reads. */
 #include "eval.h"
 
 #include "board.h"
@@ -58,7 +58,7 @@ void eval_defaults(EvalParams *p)
     memcpy(p->center_eg, center_eg, sizeof center_eg);
     p->pawn_advance_mg = 2;
     p->pawn_advance_eg = 5;
-    p->passed_mg = 40; /* one step from promotion; less further back (eval_impl.h) */
+    p->passed_mg = 40; /* one step from promotion; less further back (eval.inc) */
     p->passed_eg = 120;
     p->doubled_mg = 10;
     p->doubled_eg = 20;

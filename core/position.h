@@ -1,6 +1,6 @@
 /* The fast position: bitboards (64-bit on 8x8 boards, 128-bit on 10x8), legal move generation,
  * copy-make and Zobrist keys. The board width is fixed at compile time in each of the two
- * instantiations of board_impl.h; these functions only dispatch once per call on the width.
+ * instantiations of board.inc; these functions only dispatch once per call on the width.
  * No mutable global state: any number of threads may use distinct positions at once. */
 #ifndef CARRERA_POSITION_H
 #define CARRERA_POSITION_H

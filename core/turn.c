@@ -1,5 +1,5 @@
 /* The public face of the turn rules: dispatches to the 8x8 or 10x8 instantiation of
- * turn_impl.h, and writes turns as text. */
+ * turn.inc, and writes turns as text. */
 #include "turn.h"
 
 #include "board.h"

@@ -1,5 +1,5 @@
-/* Tests of the configuration files: the INI layer (cluster/ini_file.c), perft jobs
- * (cluster/config.c) and `carrera check-config`, evaluation parameters (cluster/eval_config.c).
+/* Tests of the configuration files: the INI layer (cluster/config/ini_file.c), perft jobs
+ * (cluster/config/perft_config.c) and `carrera check-config`, evaluation parameters (cluster/config/eval_config.c).
  * Every kind of error names the file, the line and the key; defaults; every value of every key;
  * the shipped configurations in configs/perft/ are valid and configs/eval/default.ini is exactly
  * the built-in evaluation. Fixtures in tests/config/. */
@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "check_config.h"
-#include "config.h"
+#include "perft_config.h"
 #include "eval_config.h"
 #include "ini_file.h"
 #include "variant.h"
@@ -49,7 +49,7 @@ static void expect_file_error(const char *name, const char *want)
     assert_non_null(at);
     snprintf(expected, sizeof expected, "%.*s%s%s", (int)(at - want), want, path, at + 4);
     PerftConfig c;
-    if (config_read_perft(path, &c, err, sizeof err) == 0)
+    if (perft_config_read(path, &c, err, sizeof err) == 0)
         fail_msg("%s was accepted", name);
     if (!strstr(err, expected))
         fail_msg("%s: got '%s', want '%s'", name, err, expected);
@@ -91,7 +91,7 @@ static void expect_text_error(const char *text, const char *want)
 {
     PerftConfig c;
     char err[1024];
-    if (config_parse_perft(text, "job.ini", &c, err, sizeof err) == 0)
+    if (perft_config_parse(text, "job.ini", &c, err, sizeof err) == 0)
         fail_msg("accepted:\n%s", text);
     if (!strstr(err, want))
         fail_msg("got '%s', want '%s' for:\n%s", err, want, text);
@@ -179,10 +179,10 @@ static void other_errors(void **state)
     snprintf(text, sizeof text, "[perft]\nposition = %s\ndepth = 2\nturns = marseillais\n", two_ep);
     PerftConfig c;
     char err[1024];
-    if (config_parse_perft(text, "job.ini", &c, err, sizeof err) != 0)
+    if (perft_config_parse(text, "job.ini", &c, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(c.setup.ep[1] != NO_SQUARE, 1);
-    config_free(&c);
+    perft_config_free(&c);
     /* Lines longer than inih's buffer are refused, not cut in two. */
     char long_line[600];
     snprintf(long_line, sizeof long_line, "[perft]\nposition = startpos\ndepth = 3\n; %0400d\n", 0);
@@ -200,7 +200,7 @@ static void defaults(void **state)
     PerftConfig c;
     char err[1024];
     const char *path = fixture("good-minimal.ini");
-    if (config_read_perft(path, &c, err, sizeof err) != 0)
+    if (perft_config_read(path, &c, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_string_equal(c.file, path);
     assert_string_equal(c.text, "[perft]\nposition = startpos\ndepth = 3\n");
@@ -220,12 +220,12 @@ static void defaults(void **state)
     setup_start(&start, c.variant);
     assert_memory_equal(c.setup.board, start.board, sizeof start.board);
     char summary[8192];
-    config_summary(&c, summary, sizeof summary);
+    perft_config_summary(&c, summary, sizeof summary);
     assert_string_equal(summary, "perft job, variant chess, position startpos, depth 3, single "
                                  "turns, split depth auto, "
                                  "threads default, no hash table, output good-minimal.h5, "
                                  "checkpoint every 60 s");
-    config_free(&c);
+    perft_config_free(&c);
     assert_null(c.text);
 
     /* Default output names. */
@@ -237,11 +237,11 @@ static void defaults(void **state)
                   { "x.ini.txt", "x.ini.txt.h5" },
                   { "", "perft.h5" } };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (config_parse_perft("[perft]\nposition = startpos\ndepth = 1\n", names[i].name, &c, err,
+        if (perft_config_parse("[perft]\nposition = startpos\ndepth = 1\n", names[i].name, &c, err,
                                sizeof err) != 0)
             fail_msg("%s", err);
         assert_string_equal(c.output, names[i].output);
-        config_free(&c);
+        perft_config_free(&c);
     }
 }
 
@@ -250,7 +250,7 @@ static void every_key(void **state)
     (void)state;
     PerftConfig c;
     char err[1024];
-    if (config_read_perft(fixture("good-full.ini"), &c, err, sizeof err) != 0)
+    if (perft_config_read(fixture("good-full.ini"), &c, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_string_equal(c.variant->name, "gothic");
     assert_int_equal(c.position, CONFIG_FEN);
@@ -267,21 +267,21 @@ static void every_key(void **state)
     assert_string_equal(c.output, "out/gothic.h5");
     assert_int_equal(c.checkpoint_interval, 0);
     char summary[8192];
-    config_summary(&c, summary, sizeof summary);
+    perft_config_summary(&c, summary, sizeof summary);
     assert_non_null(strstr(summary, "marseillais-balanced turns (modern en passant)"));
     assert_non_null(strstr(summary, "checkpoint after every unit"));
     assert_non_null(strstr(summary, "hash 512 MB"));
-    config_free(&c);
+    perft_config_free(&c);
 
     /* Windows line ends, a Chess960 array. */
-    if (config_read_perft(fixture("good-crlf-chess960.ini"), &c, err, sizeof err) != 0)
+    if (perft_config_read(fixture("good-crlf-chess960.ini"), &c, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_string_equal(c.variant->name, "chess960");
     assert_int_equal(c.position, CONFIG_CHESS960);
     assert_int_equal(c.chess960, 0);
     assert_int_equal(c.depth, 2);
     assert_int_equal(piece_type(c.setup.board[0]), BISHOP);
-    config_free(&c);
+    perft_config_free(&c);
 
     /* Each rule set and boundary value. */
     for (int t = 0; t < TURNS_NB; t++) {
@@ -290,14 +290,14 @@ static void every_key(void **state)
                  "[perft]\nposition = startpos\ndepth = 30\nsplit_depth = 30\nturns = %s\n"
                  "threads = 1024\nhash_mb = 4194304\ncheckpoint_interval = 86400\n",
                  turn_rules_name((TurnRules)t));
-        if (config_parse_perft(text, "job.ini", &c, err, sizeof err) != 0)
+        if (perft_config_parse(text, "job.ini", &c, err, sizeof err) != 0)
             fail_msg("%s", err);
         assert_int_equal(c.rules.turns, t);
         assert_int_equal(c.split_depth, 30);
         assert_int_equal(c.threads, 1024);
         assert_int_equal(c.hash_mb, 4194304);
         assert_int_equal(c.checkpoint_interval, 86400);
-        config_free(&c);
+        perft_config_free(&c);
     }
     /* `key: value` is inih's too; every variant's start position. */
     int count;
@@ -306,10 +306,10 @@ static void every_key(void **state)
         char text[256];
         snprintf(text, sizeof text, "[perft]\nvariant: %s\nposition: startpos\ndepth: 1\n",
                  all[i]->name);
-        if (config_parse_perft(text, "job.ini", &c, err, sizeof err) != 0)
+        if (perft_config_parse(text, "job.ini", &c, err, sizeof err) != 0)
             fail_msg("%s", err);
         assert_ptr_equal(c.variant, all[i]);
-        config_free(&c);
+        perft_config_free(&c);
     }
 }
 
@@ -328,9 +328,9 @@ static void shipped_configs(void **state)
         char path[1024], err[1024];
         snprintf(path, sizeof path, "%s/%s", CARRERA_CONFIGS, d->d_name);
         PerftConfig c;
-        if (config_read_perft(path, &c, err, sizeof err) != 0)
+        if (perft_config_read(path, &c, err, sizeof err) != 0)
             fail_msg("%s", err);
-        config_free(&c);
+        perft_config_free(&c);
         has_default |= strcmp(d->d_name, "default.ini") == 0;
         seen++;
     }

@@ -1,4 +1,4 @@
-/* Tests of the static evaluation (core/eval.c, core/eval_impl.h): exact colour symmetry on
+/* Tests of the static evaluation (core/eval.c, core/board/eval.inc): exact colour symmetry on
  * positions of random games (with kings removed, as Galvin's game allows), symmetric starts
  * scoring the tempo, the order of the piece values, the parameter table and its setter, the
  * tapered effect of a material value, and what each term adds on positions made for it. */
@@ -313,7 +313,7 @@ static void parameter_setting(void **state)
     assert_int_equal(strlen(tiny), sizeof tiny - 1);
 }
 
-/* The Archbishop's value enters with the phase weights of eval_impl.h (N 1, B 1, R 2, A 4, C 4,
+/* The Archbishop's value enters with the phase weights of eval.inc (N 1, B 1, R 2, A 4, C 4,
  * Q 4 of a full 24): here A against R, phase 6, so a change of the middlegame value counts 6/24
  * and one of the endgame value 18/24. */
 static void archbishop_value_is_tapered(void **state)

@@ -342,7 +342,7 @@ static char *round_moves(const char *pgn, const char *round, int *count)
 
 /* A match stopped part-way (killed), then resumed with its files limited to the result file's
  * size and 16 KiB: enough to record the resume, not for the pairs after it (a pair needs a few
- * KiB, a new chunk of rows more); the limit is measured from the file, not from what h5match
+ * KiB, a new chunk of rows more); the limit is measured from the file, not from what match_file.c
  * claims before a pair, so it holds whatever that margin is. */
 #define MATCH_ROOM (16 * 1024)
 #define MATCH_GAMES 40

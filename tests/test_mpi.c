@@ -1,4 +1,4 @@
-/* Distributed perft end to end (cluster/comm.c, coordinator.c, worker.c, distributed.c): the
+/* Distributed perft end to end (cluster/mpi/, cluster/perft/): the
  * `carrera` program run under the MPI launcher given on the command line (`test_mpi mpiexec -n
  * 2`, `test_mpi mpiexec -n 3 --oversubscribe`), and once without it. Totals must equal the serial
  * perft on positions of every variant family and one Marseillais rule set; each result file is

@@ -1,4 +1,4 @@
-/* Tests of the fast core (core/position.c, board_impl.h): perft against every position of the
+/* Tests of the fast core (core/position.c, board.inc): perft against every position of the
  * reference files, the fast generator against the reference generator on seeded random
  * positions of both board sizes, and the incremental Zobrist key against a recomputed one.
  *

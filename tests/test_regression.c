@@ -1,5 +1,5 @@
-/* The samples of the regression method (cluster/regression.c): match result files written with
- * the h5match API from known games, whose quiet stable material states were worked out by hand
+/* The samples of the regression method (cluster/tune/regression.c): match result files written with
+ * the match file's API from known games, whose quiet stable material states were worked out by hand
  * (skip_plies, collapsing, groups across files, games lost by a fault), random double-move games,
  * files that are not match results or hold bad games, and lopsided games whose samples fit to
  * the values they were drawn from. */
@@ -20,19 +20,19 @@
 
 #include "files.h"
 #include "game.h"
-#include "h5match.h"
-#include "h5out.h"
+#include "match_file.h"
+#include "perft_file.h"
 #include "match_config.h"
-#include "match_game.h"
+#include "game_record.h"
 #include "position.h"
 #include "provenance.h"
-#include "regression.h"
+#include "match_games.h"
 #include "rng.h"
 #include "setup.h"
 #include "tune_stats.h"
 #include "turn.h"
 #include "variant.h"
-#include "workunit.h"
+#include "split.h"
 
 static const char *const hosts[] = { "node-a" };
 
@@ -48,7 +48,7 @@ typedef struct Match {
     char text[256];
     MatchConfig cfg;
     Provenance prov;
-    H5Match *h;
+    MatchFile *h;
     uint64_t pairs; /* recorded */
 } Match;
 
@@ -70,8 +70,8 @@ static void match_open(Match *m, const char *name, const char *variant, TurnRule
     provenance_init(&m->prov, 1, 1, hosts, 1, m->text);
     char path[300], err[512];
     path_in(path, sizeof path, name);
-    const H5MatchInfo info = { .cfg = c, .prov = &m->prov, .overwrite = true };
-    m->h = h5match_create(path, &info, err, sizeof err);
+    const MatchFileInfo info = { .cfg = c, .prov = &m->prov, .overwrite = true };
+    m->h = match_file_create(path, &info, err, sizeof err);
     if (!m->h)
         fail_msg("%s", err);
 }
@@ -114,7 +114,7 @@ static void known_game(GameRecord *r, const Match *m, const char *fen, const cha
 static void record(Match *m, GameRecord g[2])
 {
     char err[512];
-    if (h5match_record_pair(m->h, m->pairs++, g, err, sizeof err) != 0)
+    if (match_file_record_pair(m->h, m->pairs++, g, err, sizeof err) != 0)
         fail_msg("%s", err);
     game_record_free(&g[0]);
     game_record_free(&g[1]);
@@ -123,7 +123,7 @@ static void record(Match *m, GameRecord g[2])
 static void match_close(Match *m)
 {
     char err[512];
-    if (h5match_close(m->h, err, sizeof err) != 0)
+    if (match_file_close(m->h, err, sizeof err) != 0)
         fail_msg("%s", err);
 }
 
@@ -198,7 +198,7 @@ static void write_known(const char *name)
 static void read_ok(const char *const *paths, size_t n, int skip, RegressionData *d)
 {
     char err[512] = "";
-    if (regression_read(paths, n, skip, d, err, sizeof err) != 0)
+    if (match_games_sample(paths, n, skip, d, err, sizeof err) != 0)
         fail_msg("%s", err);
 }
 
@@ -340,11 +340,11 @@ static void test_double_moves(void **state)
            (unsigned long long)d.games_used);
     regression_free(&d);
 
-    assert_int_equal(regression_read((const char *[]){ a, b }, 2, 0, &d, err, sizeof err), -1);
+    assert_int_equal(match_games_sample((const char *[]){ a, b }, 2, 0, &d, err, sizeof err), -1);
     assert_contains(err, "capablanca.h5 is a match of capablanca under single rules (en passant "
                          "classic), the files before it of capablanca under marseillais rules");
     assert_null(d.samples);
-    assert_int_equal(regression_read((const char *[]){ b, c }, 2, 0, &d, err, sizeof err), -1);
+    assert_int_equal(match_games_sample((const char *[]){ b, c }, 2, 0, &d, err, sizeof err), -1);
     assert_contains(err, "known.h5 is a match of chess under single rules");
     assert_int_equal(d.games, 0);
 }
@@ -426,12 +426,12 @@ static void known_copy(char *out, size_t len, const char *name)
     free(bytes);
 }
 
-/* regression_read fails with a message that has part, leaving nothing behind. */
+/* match_games_sample fails with a message that has part, leaving nothing behind. */
 static void refused(const char *path, const char *part)
 {
     RegressionData d;
     char err[512] = "";
-    if (regression_read((const char *[]){ path }, 1, 0, &d, err, sizeof err) != -1)
+    if (match_games_sample((const char *[]){ path }, 1, 0, &d, err, sizeof err) != -1)
         fail_msg("%s was read", path);
     assert_contains(err, part);
     assert_null(d.samples);
@@ -444,11 +444,11 @@ static void test_bad_files(void **state)
     char path[300];
     RegressionData d;
     char err[512];
-    assert_int_equal(regression_read(NULL, 0, 0, &d, err, sizeof err), -1);
+    assert_int_equal(match_games_sample(NULL, 0, 0, &d, err, sizeof err), -1);
     assert_contains(err, "no match result files");
     path_in(path, sizeof path, "known.h5");
     write_known("known.h5");
-    assert_int_equal(regression_read((const char *[]){ path }, 1, -1, &d, err, sizeof err), -1);
+    assert_int_equal(match_games_sample((const char *[]){ path }, 1, -1, &d, err, sizeof err), -1);
     assert_contains(err, "-1 plies to skip");
 
     path_in(path, sizeof path, "missing.h5");
@@ -472,7 +472,7 @@ static void test_bad_files(void **state)
     hid_t a = H5Acreate2(f, "format", t, sp, H5P_DEFAULT, H5P_DEFAULT);
     assert_true(H5Awrite(a, t, "carrera-match") >= 0);
     H5Aclose(a);
-    int v = H5MATCH_FORMAT_VERSION;
+    int v = MATCH_FILE_FORMAT_VERSION;
     a = H5Acreate2(f, "format_version", H5T_NATIVE_INT, sp, H5P_DEFAULT, H5P_DEFAULT);
     assert_true(H5Awrite(a, H5T_NATIVE_INT, &v) >= 0);
     H5Aclose(a);
@@ -495,13 +495,13 @@ static void test_bad_files(void **state)
     assert_int_equal(split_make(&root, &single, 2, 1, &split), 0);
     Provenance prov;
     provenance_init(&prov, 1, 1, hosts, 1, "[perft]\ndepth = 2\n");
-    const H5JobInfo job = {
+    const PerftFileInfo job = {
         .variant = "chess", .rules = single, .fen = fen, .depth = 2, .prov = &prov
     };
-    H5Result *r = h5_create(path, &job, &split, err, sizeof err);
+    PerftFile *r = perft_file_create(path, &job, &split, err, sizeof err);
     if (!r)
         fail_msg("%s", err);
-    assert_int_equal(h5_close(r, err, sizeof err), 0);
+    assert_int_equal(perft_file_close(r, err, sizeof err), 0);
     split_free(&split);
     refused(path, "perft.h5 is an HDF5 file but not a Carrera match result (it is a "
                   "carrera-perft file)");

@@ -1,11 +1,11 @@
 /* Fuzz target: INI configuration files, read from a file as the commands read them. Byte 0
- * chooses the reader: a perft job (config_read_perft), a match or tuning file
+ * chooses the reader: a perft job (perft_config_read), a match or tuning file
  * (match_config_read), or an evaluation file (eval_config_read); the rest is the file. A file is
  * accepted or refused with a message, never anything else. */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "config.h"
+#include "perft_config.h"
 #include "eval_config.h"
 #include "fuzz.h"
 #include "match_config.h"
@@ -29,13 +29,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     switch (data[0] % 3) {
     case 0: {
         PerftConfig c;
-        if (config_read_perft(path, &c, err, sizeof err) != 0) {
+        if (perft_config_read(path, &c, err, sizeof err) != 0) {
             require_message(err);
             break;
         }
         char summary[1024];
-        config_summary(&c, summary, sizeof summary);
-        config_free(&c);
+        perft_config_summary(&c, summary, sizeof summary);
+        perft_config_free(&c);
         break;
     }
     case 1: {

@@ -1,10 +1,10 @@
 /* Fuzz target: a checkpoint given to --resume. Byte 0 chooses the program, the rest is the
  * file:
- *   even: a distributed perft's checkpoint, opened with h5_open_resume for the job of the seeds
+ *   even: a distributed perft's checkpoint, opened with perft_file_open_resume for the job of the seeds
  *         (chess start, depth 6, single turns); when it is accepted, every unit's position is
  *         read as a worker reads it, every unit not yet counted is recorded and the result
  *         finished, as the rest of a resumed run would;
- *   odd:  a match's checkpoint, opened with h5match_open_resume for the match of
+ *   odd:  a match's checkpoint, opened with match_file_open_resume for the match of
  *         tests/fuzz/h5match.ini.
  * The seeds in tests/fuzz/corpus/h5/ are files the programs wrote (finished, killed mid-run,
  * resumed and killed again), so the mutations start from real layouts. A file is accepted or
@@ -13,9 +13,9 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "h5match.h"
-#include "h5out.h"
-#include "workunit.h"
+#include "match_file.h"
+#include "perft_file.h"
+#include "split.h"
 
 #ifndef CARRERA_FUZZ_H5MATCH
 #error "CARRERA_FUZZ_H5MATCH must name the match fixture"
@@ -31,7 +31,7 @@ static void require_message(const char *err)
 
 static void resume_perft(const char *path, const Provenance *prov)
 {
-    const H5JobInfo job = { .variant = "chess",
+    const PerftFileInfo job = { .variant = "chess",
                             .rules = { TURNS_SINGLE, EP_CLASSIC },
                             .fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                             .depth = 6,
@@ -40,7 +40,7 @@ static void resume_perft(const char *path, const Provenance *prov)
                             .checkpoint_interval = 3600 };
     Split split;
     char err[1024] = "";
-    H5Result *h = h5_open_resume(path, &job, &split, err, sizeof err);
+    PerftFile *h = perft_file_open_resume(path, &job, &split, err, sizeof err);
     if (!h) {
         require_message(err);
         return;
@@ -51,35 +51,35 @@ static void resume_perft(const char *path, const Provenance *prov)
         WorkUnit *u = &split.units[i];
         Position p;
         char why[256];
-        if (unit_position(u, chess, &job.rules, &p, why, sizeof why) != 0)
+        if (split_unit_position(u, chess, &job.rules, &p, why, sizeof why) != 0)
             continue;
         if (u->nodes == UNIT_NOT_DONE) {
             u->nodes = 1;
             u->rank = 0;
-            ok = h5_record_unit(h, u, err, sizeof err) == 0;
+            ok = perft_file_record_unit(h, u, err, sizeof err) == 0;
         }
     }
     uint64_t total;
     if (ok)
-        h5_finish(h, &split, NULL, 0, "2026-11-30T00:00:00Z", &total, err, sizeof err);
+        perft_file_finish(h, &split, NULL, 0, "2026-11-30T00:00:00Z", &total, err, sizeof err);
     else
-        h5_close(h, err, sizeof err);
+        perft_file_close(h, err, sizeof err);
     free(split.root_turns);
     free(split.units);
 }
 
 static void resume_match(const char *path, const Provenance *prov, const MatchConfig *cfg)
 {
-    const H5MatchInfo info = { .cfg = cfg, .prov = prov };
-    H5MatchDone done;
+    const MatchFileInfo info = { .cfg = cfg, .prov = prov };
+    MatchFileDone done;
     char err[1024] = "";
-    H5Match *h = h5match_open_resume(path, &info, &done, err, sizeof err);
+    MatchFile *h = match_file_open_resume(path, &info, &done, err, sizeof err);
     if (!h) {
         require_message(err);
         return;
     }
-    h5match_done_free(&done);
-    h5match_close(h, err, sizeof err);
+    match_file_done_free(&done);
+    match_file_close(h, err, sizeof err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

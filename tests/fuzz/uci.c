@@ -10,7 +10,7 @@
 #include <strings.h>
 
 #include "fuzz.h"
-#include "uci.h"
+#include "uci_server.h"
 
 /* Appends the n bytes at s to the buffer (*buf, *len), growing it. */
 static bool append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)

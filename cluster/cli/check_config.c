@@ -1,0 +1,90 @@
+/* The `carrera check-config` command (check_config.h). */
+#include "check_config.h"
+
+#include <omp.h>
+#include <string.h>
+
+#include "cli_error.h"
+#include "perft_config.h"
+#include "estimate.h"
+#include "ini_file.h"
+#include "match_config.h"
+
+void check_config_usage(FILE *out)
+{
+    fputs("usage: carrera check-config FILE\n"
+          "\n"
+          "Reads the configuration FILE, a perft job (an INI file with a [perft] section) or a\n"
+          "match or tune file (with a [match] section), and checks every key and value, the\n"
+          "position under the variant and turn rules included, without running anything. Prints\n"
+          "a one-line summary, or the first error with the file, line and key at fault (exit\n"
+          "status 2).\n",
+          out);
+}
+
+int check_config_command(int argc, char **argv)
+{
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        check_config_usage(stdout);
+        return 0;
+    }
+    if (argc != 2)
+        return cli_error("check-config needs one configuration FILE (see carrera check-config "
+                         "--help)");
+    char err[1024];
+    Ini ini;
+    if (ini_file_read(argv[1], &ini, err, sizeof err) != 0)
+        return cli_error("%s", err);
+    bool match = ini_file_section(&ini, "match") != NULL;
+    bool tune_only = !match && ini_file_section(&ini, "tune") != NULL;
+    if (tune_only) {
+        TuneConfig t;
+        int rc = tune_config_read_sources(&ini, &t, err, sizeof err);
+        ini_file_free(&ini);
+        if (rc != 0)
+            return cli_error("%s", err);
+        printf("%s: ok: tune regression over %d result file%s\n", argv[1], t.n_sources,
+               t.n_sources == 1 ? "" : "s");
+        return 0;
+    }
+    ini_file_free(&ini);
+    if (match) {
+        MatchConfig m;
+        if (match_config_read(argv[1], &m, err, sizeof err) != 0)
+            return cli_error("%s", err);
+        char tune[128] = "";
+        if (m.tune.given && m.tune.method == TUNE_SPSA)
+            snprintf(tune, sizeof tune, "; tune spsa over %d parameters, %d iterations",
+                     m.tune.n_params, m.stages);
+        else if (m.tune.given)
+            snprintf(tune, sizeof tune, "; tune %s%s", tune_method_name(m.tune.method),
+                     m.stages > 1 ? ", iterated" : "");
+        char estimate[256];
+        int threads = m.concurrency > 0 ? m.concurrency : omp_get_max_threads();
+        estimate_match_text(&m, threads, estimate, sizeof estimate);
+        printf("%s: ok: match %s vs %s, %s, %s turns, %d games%s%s%s; %s\n", m.file,
+               m.players[0].name, m.players[1].name, m.variant->name,
+               turn_rules_name(m.rules.turns), m.games, m.n_imbalances ? " over imbalances" : "",
+               m.sprt ? ", with an SPRT" : "", tune, estimate);
+        match_config_free(&m);
+    } else {
+        PerftConfig config;
+        if (perft_config_read(argv[1], &config, err, sizeof err) != 0)
+            return cli_error("%s", err);
+        char summary[CONFIG_PATH_MAX + 1024];
+        perft_config_summary(&config, summary, sizeof summary);
+        Position p;
+        char estimate[512];
+        position_from_setup(&p, &config.setup);
+        estimate_perft_text(&p, &config.rules, config.depth,
+                            config.threads > 0 ? config.threads : omp_get_max_threads(), estimate,
+                            sizeof estimate);
+        printf("%s: ok: %s; %s\n", config.file, summary, estimate);
+        perft_config_free(&config);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fputs("carrera: error writing the output\n", stderr);
+        return 1;
+    }
+    return 0;
+}

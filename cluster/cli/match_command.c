@@ -1,0 +1,54 @@
+/* `carrera match` (match_command.h). */
+#include "match_command.h"
+
+#include "cli_error.h"
+#include "options.h"
+
+void match_usage(FILE *out)
+{
+    fputs("usage: carrera match --config FILE.ini [--out RESULT.h5] [--pgn GAMES.pgn] [--resume]\n"
+          "                     [--quiet]\n"
+          "\n"
+          "Plays the match of FILE.ini: game pairs (each opening twice, colours reversed) between\n"
+          "[player1] and [player2], several games at once (one per thread), and prints player 1's\n"
+          "score, Elo with 95% intervals (per game and per pair), LOS and the SPRT's verdict.\n"
+          "Every finished pair goes to the PGN file and to the HDF5 result file (a checkpoint:\n"
+          "--resume continues a killed match from it, playing only the pairs not recorded).\n"
+          "Progress on stderr.\n"
+          "The configuration keys are in the README (\"Match files\").\n",
+          out);
+}
+
+int match_command_read(int argc, char **argv, void (*usage)(FILE *), MatchRequest *r,
+                       int *status)
+{
+    const char *command = argv[0];
+    *r = (MatchRequest){ 0 };
+    const Option options[] = { { "--config", &r->config, NULL },
+                               { "--out", &r->out, NULL },
+                               { "--pgn", &r->pgn, NULL },
+                               { "--resume", NULL, &r->resume },
+                               { "--quiet", NULL, &r->quiet },
+                               { NULL, NULL, NULL } };
+    int parsed = options_parse(argc, argv, command, options);
+    *status = 0;
+    if (parsed == 1)
+        usage(stdout);
+    else if (parsed < 0)
+        *status = EXIT_USAGE;
+    else if (!r->config)
+        *status =
+            cli_error("%s needs --config FILE.ini (see carrera %s --help)", command, command);
+    else
+        return 0;
+    return -1;
+}
+
+int match_command(int argc, char **argv)
+{
+    MatchRequest r;
+    int status;
+    if (match_command_read(argc, argv, match_usage, &r, &status) != 0)
+        return status;
+    return match_run(&r);
+}

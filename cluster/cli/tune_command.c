@@ -1,0 +1,102 @@
+/* `carrera tune` (tune_command.h): a tune file with [match] plays it (match/match_run.h); one
+ * without runs the regression over the games of earlier result files. */
+#include "tune_command.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_error.h"
+#include "tune_file.h"
+#include "ini_file.h"
+#include "match_command.h"
+#include "paths.h"
+#include "provenance.h"
+#include "match_games.h"
+#include "tune.h"
+
+/* When the tune file at path has no [match] section, runs it (its values printed, the result
+ * file written to out, or the file's name with .h5) and returns the exit status with *handled
+ * set; otherwise returns 0 with *handled false (a file that plays a match). */
+static int regression_over_files(const char *path, const char *out, bool *handled)
+{
+    *handled = false;
+    char err[1024];
+    Ini ini;
+    if (ini_file_read(path, &ini, err, sizeof err) != 0)
+        return cli_error("%s", err);
+    if (ini_file_section(&ini, "match")) {
+        ini_file_free(&ini);
+        return 0;
+    }
+    *handled = true;
+    /* a tuner over a match of no games: only its configuration and regression are used */
+    MatchConfig cfg = { 0 };
+    int status = 0;
+    char output[CONFIG_PATH_MAX];
+    if (tune_config_read_sources(&ini, &cfg.tune, err, sizeof err) != 0) {
+        status = cli_error("%s", err);
+    } else {
+        if (out)
+            snprintf(output, sizeof output, "%s", out);
+        else
+            ini_file_output_name(ini.name, "tune", ".h5", output, sizeof output);
+        const char *sources[TUNE_MAX_SOURCES];
+        for (int i = 0; i < cfg.tune.n_sources; i++)
+            sources[i] = cfg.tune.sources[i];
+        Tuner t = { .cfg = &cfg };
+        match_games_regress(&t, sources, (size_t)cfg.tune.n_sources, cfg.tune.skip_plies);
+        if (!t.regression.read) {
+            ini_file_free(&ini);
+            return cli_error("%s", t.regression.reason);
+        }
+        tuner_print(stdout, &t);
+        fflush(stdout);
+        Provenance prov;
+        provenance_init(&prov, 1, 1, NULL, 0, ini.text);
+        if (make_parent_dirs(output, err, sizeof err) != 0
+            || tune_file_create(output, &prov, &t, sources, cfg.tune.n_sources, err, sizeof err) != 0) {
+            fprintf(stderr, "carrera: error: %s\n", err);
+            status = 1;
+        }
+        else
+            fprintf(stderr, "result: %s\n", output);
+        if (status == 0 && !t.regression.ok)
+            status = 1;
+    }
+    ini_file_free(&ini);
+    return status;
+}
+
+void tune_usage(FILE *out)
+{
+    fputs("usage: carrera tune --config FILE.ini [--out RESULT.h5] [--pgn GAMES.pgn] [--resume]\n"
+          "                    [--quiet]\n"
+          "\n"
+          "Piece values from self-play. FILE.ini is a match file (as carrera match plays it: MPI,\n"
+          "PGN, result file, resume) with a [tune] section choosing the method:\n"
+          "  imbalance   material-odds matches (`imbalances = Q:A, N:PPP, P*2` in [match]), one\n"
+          "              least-squares fit of all of them: each piece's value in pawns with its\n"
+          "              95% interval; `iterations = K` plays again with the values measured\n"
+          "              until they agree with the values played\n"
+          "  spsa        SPSA over evaluation parameters (`params = ...`, fishtest's schedule),\n"
+          "              `iterations` x `pairs_per_iteration` game pairs, theta recorded\n"
+          "  regression  ordered logit of results on material over the match's games, or over\n"
+          "              earlier result files (`games = A.h5, B.h5`, a file with only [tune])\n"
+          "Everything goes to the result file's /tune group (README \"Tune files\");\n"
+          "scripts/plot-tuning draws it.\n",
+          out);
+}
+
+int tune_command(int argc, char **argv)
+{
+    MatchRequest r;
+    int status;
+    if (match_command_read(argc, argv, tune_usage, &r, &status) != 0)
+        return status;
+    bool handled;
+    status = regression_over_files(r.config, r.out, &handled);
+    if (handled || status)
+        return status;
+    r.tune = true;
+    return match_run(&r);
+}

@@ -1,0 +1,652 @@
+/* What Carrera's HDF5 result files share (h5file.c): errors with HDF5's own words, types,
+ * attributes, provenance, rows, the file access list, flushing, checked opening and replacing a
+ * file by a completed copy. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "h5file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- errors ---- */
+
+/* What the HDF5 library said about the first failure since the last message: its error stack is
+ * cleared by the next API call (a cleanup H5Sclose, say), so it is read when the failure happens,
+ * by the callback HDF5 calls then instead of printing the stack on stderr. Only rank 0's one
+ * thread writes result files. */
+static struct {
+    char text[256];
+    bool from_errno; /* the text is the system's ("No space left on device") */
+} h5_said;
+
+/* Keeps the system's error text if some level of the stack carries one, else the most
+ * specific description (the walk starts there). */
+static herr_t said_walk(unsigned n, const H5E_error2_t *e, void *data)
+{
+    (void)n, (void)data;
+    const char *key = "error message = '";
+    const char *m = e->desc ? strstr(e->desc, key) : NULL;
+    if (m && !h5_said.from_errno) {
+        m += strlen(key);
+        const char *end = strchr(m, '\'');
+        int len = end ? (int)(end - m) : (int)strlen(m);
+        snprintf(h5_said.text, sizeof h5_said.text, "%.*s", len, m);
+        h5_said.from_errno = true;
+    } else if (!h5_said.text[0] && e->desc) {
+        snprintf(h5_said.text, sizeof h5_said.text, "%s", e->desc);
+    }
+    return 0;
+}
+
+static herr_t said_capture(hid_t stack, void *data)
+{
+    (void)data;
+    if (!h5_said.from_errno)
+        H5Ewalk2(stack, H5E_WALK_UPWARD, said_walk, NULL);
+    return 0;
+}
+
+/* The first call also keeps HDF5 from closing its files at exit: after a failed H5Fclose (a full
+ * disk) HDF5 1.10 crashes doing so, and every file of ours is closed explicitly anyway (one left
+ * open is a killed job: its last flush counts). */
+void h5file_quiet(void)
+{
+    H5dont_atexit(); /* effective before the library starts, harmless after */
+    H5Eset_auto2(H5E_DEFAULT, said_capture, NULL);
+    h5_said.text[0] = '\0';
+    h5_said.from_errno = false;
+}
+
+int h5file_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+        size_t k = strlen(err);
+        if (h5_said.text[0] && k < errlen)
+            snprintf(err + k, errlen - k, ": %s", h5_said.text);
+    }
+    h5_said.text[0] = '\0';
+    h5_said.from_errno = false;
+    return -1;
+}
+
+void h5file_add_diff(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t k = strlen(buf);
+    if (k && k + 2 < len) {
+        strcpy(buf + k, "; ");
+        k += 2;
+    }
+    if (k >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + k, len - k, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- types ---- */
+
+hid_t h5file_string_type(size_t size)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t >= 0 && (H5Tset_size(t, size) < 0 || H5Tset_strpad(t, H5T_STR_NULLTERM) < 0)) {
+        H5Tclose(t);
+        return -1;
+    }
+    return t;
+}
+
+hid_t h5file_vlen_string_type(void)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t >= 0 && (H5Tset_size(t, H5T_VARIABLE) < 0 || H5Tset_cset(t, H5T_CSET_UTF8) < 0)) {
+        H5Tclose(t);
+        return -1;
+    }
+    return t;
+}
+
+hid_t h5file_compound(size_t size, const H5FileMember *m, int n, size_t str_size)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, size);
+    hid_t s = str_size ? h5file_string_type(str_size) : H5I_INVALID_HID;
+    bool ok = t >= 0 && (!str_size || s >= 0);
+    for (int i = 0; ok && i < n; i++)
+        ok = H5Tinsert(t, m[i].name, m[i].offset, m[i].type ? m[i].type : s) >= 0;
+    if (s >= 0)
+        H5Tclose(s);
+    if (!ok && t >= 0) {
+        H5Tclose(t);
+        t = -1;
+    }
+    return t;
+}
+
+/* ---- attributes ---- */
+
+/* Creates (or replaces) attribute name on loc and writes buf of memory type mt into it. */
+static int put_attr(hid_t loc, const char *name, hid_t ft, hid_t mt, hid_t space, const void *buf)
+{
+    if (H5Aexists(loc, name) > 0 && H5Adelete(loc, name) < 0)
+        return -1;
+    hid_t a = H5Acreate2(loc, name, ft, space, H5P_DEFAULT, H5P_DEFAULT);
+    if (a < 0)
+        return -1;
+    herr_t w = H5Awrite(a, mt, buf);
+    return (H5Aclose(a) < 0 || w < 0) ? -1 : 0;
+}
+
+static int put_scalar(hid_t loc, const char *name, hid_t ft, hid_t mt, const void *buf)
+{
+    hid_t s = H5Screate(H5S_SCALAR);
+    int rc = s < 0 ? -1 : put_attr(loc, name, ft, mt, s, buf);
+    if (s >= 0)
+        H5Sclose(s);
+    return rc;
+}
+
+int h5file_put_i32(hid_t loc, const char *name, int32_t v)
+{
+    return put_scalar(loc, name, H5T_STD_I32LE, H5T_NATIVE_INT32, &v);
+}
+
+int h5file_put_u64(hid_t loc, const char *name, uint64_t v)
+{
+    return put_scalar(loc, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &v);
+}
+
+int h5file_put_f64(hid_t loc, const char *name, double v)
+{
+    return put_scalar(loc, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v);
+}
+
+/* Strings are variable-length UTF-8: h5py reads them as str, h5dump as text. */
+int h5file_put_str(hid_t loc, const char *name, const char *v)
+{
+    hid_t t = h5file_vlen_string_type();
+    const char *p = v ? v : "";
+    int rc = t < 0 ? -1 : put_scalar(loc, name, t, t, &p);
+    if (t >= 0)
+        H5Tclose(t);
+    return rc;
+}
+
+int h5file_put_strs(hid_t loc, const char *name, const char *const *v, size_t n)
+{
+    hsize_t dim = n;
+    hid_t t = h5file_vlen_string_type();
+    hid_t s = H5Screate_simple(1, &dim, NULL);
+    const char *none = ""; /* HDF5 wants a buffer even for no element */
+    int rc = (t < 0 || s < 0) ? -1 : put_attr(loc, name, t, t, s, n ? (const void *)v : &none);
+    if (s >= 0)
+        H5Sclose(s);
+    if (t >= 0)
+        H5Tclose(t);
+    return rc;
+}
+
+int h5file_put_array(hid_t loc, const char *name, hid_t file_type, hid_t mem_type, int rank,
+                  const hsize_t *dims, const void *data)
+{
+    hid_t space = H5Screate_simple(rank, dims, NULL);
+    if (space < 0)
+        return -1;
+    hid_t d = H5Dcreate2(loc, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hssize_t points = H5Sget_simple_extent_npoints(space);
+    int rc = d < 0 || (points > 0 && H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+                 ? -1
+                 : 0;
+    if (d >= 0)
+        H5Dclose(d);
+    H5Sclose(space);
+    return rc;
+}
+
+int h5file_put_str_array(hid_t loc, const char *name, const char *const *v, size_t n)
+{
+    hid_t t = h5file_vlen_string_type();
+    hsize_t dim = n;
+    int rc = t < 0 ? -1 : h5file_put_array(loc, name, t, t, 1, &dim, v);
+    if (t >= 0)
+        H5Tclose(t);
+    return rc;
+}
+
+char *h5file_get_str_alloc(hid_t loc, const char *name)
+{
+    if (H5Aexists(loc, name) <= 0)
+        return NULL;
+    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
+    hid_t ft = a >= 0 ? H5Aget_type(a) : -1;
+    hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
+    char *out = NULL;
+    if (ft >= 0 && sp >= 0 && H5Tget_class(ft) == H5T_STRING &&
+        H5Sget_simple_extent_npoints(sp) == 1) {
+        if (H5Tis_variable_str(ft) > 0) {
+            hid_t mt = h5file_vlen_string_type();
+            char *p = NULL;
+            if (mt >= 0 && H5Aread(a, mt, &p) >= 0 && p) {
+                out = strdup(p);
+                H5free_memory(p);
+            }
+            if (mt >= 0)
+                H5Tclose(mt);
+        } else {
+            size_t size = H5Tget_size(ft);
+            hid_t mt = h5file_string_type(size + 1);
+            out = calloc(size + 1, 1);
+            if (mt < 0 || !out || H5Aread(a, mt, out) < 0) {
+                free(out);
+                out = NULL;
+            }
+            if (mt >= 0)
+                H5Tclose(mt);
+        }
+    }
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (ft >= 0)
+        H5Tclose(ft);
+    if (a >= 0)
+        H5Aclose(a);
+    return out;
+}
+
+int h5file_get_str(hid_t loc, const char *name, char *out, size_t outlen)
+{
+    char *s = h5file_get_str_alloc(loc, name);
+    snprintf(out, outlen, "%s", s ? s : "");
+    free(s);
+    return s ? 0 : -1;
+}
+
+/* Reads a scalar integer attribute into out, of memory type mt. */
+static int get_integer(hid_t loc, const char *name, hid_t mt, void *out)
+{
+    if (H5Aexists(loc, name) <= 0)
+        return -1;
+    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
+    hid_t ft = a >= 0 ? H5Aget_type(a) : -1;
+    int rc = -1;
+    if (ft >= 0 && H5Tget_class(ft) == H5T_INTEGER && H5Aread(a, mt, out) >= 0)
+        rc = 0;
+    if (ft >= 0)
+        H5Tclose(ft);
+    if (a >= 0)
+        H5Aclose(a);
+    return rc;
+}
+
+int h5file_get_int(hid_t loc, const char *name, long long *out)
+{
+    return get_integer(loc, name, H5T_NATIVE_LLONG, out);
+}
+
+int h5file_get_u64(hid_t loc, const char *name, uint64_t *out)
+{
+    return get_integer(loc, name, H5T_NATIVE_UINT64, out);
+}
+
+int h5file_put_provenance(hid_t loc, const Provenance *p)
+{
+    int rc = 0;
+    rc |= h5file_put_str(loc, "carrera_version", p->version);
+    rc |= h5file_put_str(loc, "git_revision", p->revision);
+    rc |= h5file_put_str(loc, "compiler", p->compiler);
+    rc |= h5file_put_str(loc, "build_flags", p->build);
+    rc |= h5file_put_i32(loc, "ranks", p->ranks);
+    rc |= h5file_put_i32(loc, "threads_per_rank", p->threads_per_rank);
+    rc |= h5file_put_strs(loc, "hosts", p->hosts, p->hosts ? p->n_hosts : 0);
+    rc |= h5file_put_str(loc, "configuration", p->config);
+    rc |= h5file_put_str(loc, "start_time", p->start_time);
+    return rc ? -1 : 0;
+}
+
+int h5file_record_resume(hid_t file, const Provenance *prov, const char *done_name, uint64_t done,
+                      int *run)
+{
+    long long count = 0;
+    if (h5file_get_int(file, "resumed", &count) < 0 || count < 0)
+        return -1;
+    *run = (int)count + 1;
+    hid_t rs = H5Lexists(file, "resumes", H5P_DEFAULT) > 0
+                   ? H5Gopen2(file, "resumes", H5P_DEFAULT)
+                   : H5Gcreate2(file, "resumes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (rs < 0)
+        return -1;
+    char name[24];
+    snprintf(name, sizeof name, "%d", *run);
+    if (H5Lexists(rs, name, H5P_DEFAULT) > 0) /* a resume that failed after this point */
+        H5Ldelete(rs, name, H5P_DEFAULT);
+    hid_t g = H5Gcreate2(rs, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = (g < 0 || h5file_put_provenance(g, prov) < 0 || h5file_put_u64(g, done_name, done) < 0 ||
+              h5file_put_i32(file, "resumed", *run) < 0)
+                 ? -1
+                 : 0;
+    if (g >= 0)
+        H5Gclose(g);
+    H5Gclose(rs);
+    return rc;
+}
+
+int h5file_put_end_time(hid_t file, int run, const char *end_time)
+{
+    if (h5file_put_str(file, "end_time", end_time) < 0)
+        return -1;
+    if (run <= 0)
+        return 0;
+    char name[40];
+    snprintf(name, sizeof name, "/resumes/%d", run);
+    hid_t r = H5Gopen2(file, name, H5P_DEFAULT);
+    int rc = r < 0 ? -1 : h5file_put_str(r, "end_time", end_time);
+    if (r >= 0 && H5Gclose(r) < 0)
+        rc = -1;
+    return rc;
+}
+
+/* ---- rows ---- */
+
+static int transfer_rows(hid_t d, hid_t mt, size_t start, size_t n, void *buf, bool write)
+{
+    if (n == 0)
+        return 0;
+    hsize_t off = start, cnt = n;
+    hid_t fs = H5Dget_space(d);
+    hid_t ms = H5Screate_simple(1, &cnt, NULL);
+    int rc = -1;
+    if (fs >= 0 && ms >= 0 &&
+        H5Sselect_hyperslab(fs, H5S_SELECT_SET, &off, NULL, &cnt, NULL) >= 0 &&
+        (write ? H5Dwrite(d, mt, ms, fs, H5P_DEFAULT, buf)
+               : H5Dread(d, mt, ms, fs, H5P_DEFAULT, buf)) >= 0)
+        rc = 0;
+    if (ms >= 0)
+        H5Sclose(ms);
+    if (fs >= 0)
+        H5Sclose(fs);
+    return rc;
+}
+
+int h5file_write_rows(hid_t d, hid_t mt, size_t start, size_t n, const void *buf)
+{
+    return transfer_rows(d, mt, start, n, (void *)buf, true);
+}
+
+int h5file_read_rows(hid_t d, hid_t mt, size_t start, size_t n, void *buf)
+{
+    return transfer_rows(d, mt, start, n, buf, false);
+}
+
+long long h5file_table_rows(hid_t d)
+{
+    hid_t sp = H5Dget_space(d);
+    hsize_t dim = 0;
+    long long n = -1;
+    if (sp >= 0 && H5Sget_simple_extent_ndims(sp) == 1 &&
+        H5Sget_simple_extent_dims(sp, &dim, NULL) == 1)
+        n = (long long)dim;
+    if (sp >= 0)
+        H5Sclose(sp);
+    return n;
+}
+
+/* ---- files ---- */
+
+/* The file access list: the oldest layout HDF5 1.8 reads (dense attribute storage, so hosts of
+ * thousands of ranks fit; no 1.10 superblock), every object closed with the file, and file
+ * locks where the file system has them (cluster file systems often do not). */
+hid_t h5file_file_access(void)
+{
+    hid_t fa = H5Pcreate(H5P_FILE_ACCESS);
+    if (fa >= 0 && (H5Pset_libver_bounds(fa, H5F_LIBVER_V18, H5F_LIBVER_V18) < 0 ||
+                    H5Pset_fclose_degree(fa, H5F_CLOSE_STRONG) < 0 ||
+                    H5Pset_file_locking(fa, true, true) < 0)) {
+        H5Pclose(fa);
+        return -1;
+    }
+    return fa;
+}
+
+/* ---- replacing the file ---- */
+
+/* fsync by name; errors of file systems that cannot sync (EINVAL) do not count. */
+static int sync_path(const char *path, int flags)
+{
+    int fd = open(path, flags);
+    if (fd < 0)
+        return -1;
+    int rc = (fsync(fd) == 0 || errno == EINVAL || errno == EROFS) ? 0 : -1;
+    int e = errno;
+    close(fd);
+    errno = e;
+    return rc;
+}
+
+/* Syncs the directory of path, so that a rename in it survives a crash. Best effort. */
+static void sync_dir(const char *path)
+{
+    char *dir = malloc(strlen(path) + 2);
+    if (!dir)
+        return;
+    strcpy(dir, path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else
+        slash[slash == dir ? 1 : 0] = '\0';
+    sync_path(dir, O_RDONLY | O_DIRECTORY);
+    free(dir);
+}
+
+char *h5file_copy_name(const char *path)
+{
+    size_t n = strlen(path) + sizeof ".tmp";
+    char *tmp = malloc(n);
+    if (tmp)
+        snprintf(tmp, n, "%s.tmp", path);
+    return tmp;
+}
+
+static int copy_file(const char *from, const char *to, char *err, size_t errlen)
+{
+    enum { CHUNK = 1 << 20 };
+    char *buf = malloc(CHUNK);
+    int in = open(from, O_RDONLY);
+    int out = in >= 0 ? open(to, O_WRONLY | O_CREAT | O_TRUNC, 0666) : -1;
+    const char *failed = !buf ? "out of memory" : NULL;
+    while (!failed && in >= 0 && out >= 0) {
+        ssize_t n = read(in, buf, CHUNK);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            failed = strerror(errno);
+        if (n <= 0)
+            break;
+        for (ssize_t done = 0; !failed && done < n;) {
+            ssize_t w = write(out, buf + done, (size_t)(n - done));
+            if (w < 0 && errno != EINTR)
+                failed = strerror(errno);
+            done += w > 0 ? w : 0;
+        }
+    }
+    if (!failed && (in < 0 || out < 0))
+        failed = strerror(errno);
+    if (!failed && fsync(out) != 0 && errno != EINVAL)
+        failed = strerror(errno);
+    if (out >= 0 && close(out) != 0 && !failed)
+        failed = strerror(errno);
+    if (in >= 0)
+        close(in);
+    free(buf);
+    if (failed) {
+        if (out >= 0)
+            unlink(to);
+        return h5file_fail(err, errlen, "cannot copy %s to %s: %s", from, to, failed);
+    }
+    return 0;
+}
+
+hid_t h5file_open_copy(const char *path, const char *tmp, char *err, size_t errlen)
+{
+    if (copy_file(path, tmp, err, errlen) < 0)
+        return -1;
+    hid_t fa = h5file_file_access();
+    hid_t file = fa < 0 ? -1 : H5Fopen(tmp, H5F_ACC_RDWR, fa);
+    if (fa >= 0)
+        H5Pclose(fa);
+    if (file < 0) {
+        h5file_fail(err, errlen, "cannot open %s", tmp);
+        unlink(tmp);
+    }
+    return file;
+}
+
+void h5file_drop_copy(const char *tmp, const char *path, const char *kept, char *err, size_t errlen)
+{
+    unlink(tmp);
+    size_t k = err ? strlen(err) : 0;
+    if (err && k < errlen)
+        snprintf(err + k, errlen - k, " (%s still holds every recorded %s)", path, kept);
+}
+
+int h5file_replace_with(const char *tmp, const char *path, char *err, size_t errlen)
+{
+    if (sync_path(tmp, O_RDONLY) != 0 || rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return h5file_fail(err, errlen, "cannot replace %s: %s", path, strerror(e));
+    }
+    sync_dir(path);
+    return 0;
+}
+
+hid_t h5file_create_new(const char *path, char **made, char *err, size_t errlen)
+{
+    size_t len = strlen(path) + 40;
+    *made = malloc(len);
+    if (!*made)
+        return h5file_fail(err, errlen, "cannot create %s: out of memory", path);
+    /* not mkstemp: its file would be readable by its owner alone, whatever the umask */
+    int fd = -1;
+    for (unsigned k = 0; fd < 0 && k < 100; k++) {
+        snprintf(*made, len, "%s.new-%ld-%u", path, (long)getpid(), k);
+        fd = open(*made, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        int e = errno;
+        free(*made);
+        *made = NULL;
+        return h5file_fail(err, errlen, "cannot create %s: %s", path, strerror(e));
+    }
+    close(fd);
+    hid_t fa = h5file_file_access();
+    hid_t file = fa < 0 ? -1 : H5Fcreate(*made, H5F_ACC_TRUNC, H5P_DEFAULT, fa);
+    if (fa >= 0)
+        H5Pclose(fa);
+    if (file < 0) {
+        unlink(*made);
+        free(*made);
+        *made = NULL;
+        return h5file_fail(err, errlen, "cannot create %s", path);
+    }
+    return file;
+}
+
+/* Makes made the file at path unless path exists by then; made is removed either way. */
+static int publish(const char *made, const char *path, char *err, size_t errlen)
+{
+    int rc = link(made, path);
+    /* a file system without hard links: rename, which would replace a file made meanwhile */
+    if (rc != 0 && errno != EEXIST && access(path, F_OK) != 0)
+        rc = rename(made, path);
+    int e = errno;
+    unlink(made);
+    if (rc != 0 && e == EEXIST)
+        return h5file_fail(err, errlen, "%s already exists: resume it, or remove it to start again",
+                        path);
+    if (rc != 0)
+        return h5file_fail(err, errlen, "cannot create %s: %s", path, strerror(e));
+    sync_dir(path);
+    return 0;
+}
+
+int h5file_settle_new(char *made, const char *path, bool ready, bool replace, char *err, size_t errlen)
+{
+    int rc = -1;
+    if (!ready)
+        unlink(made);
+    else
+        rc = replace ? h5file_replace_with(made, path, err, errlen) : publish(made, path, err, errlen);
+    free(made);
+    return rc;
+}
+
+int h5file_flush(hid_t file, const char *path, char *err, size_t errlen)
+{
+    if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0)
+        return h5file_fail(err, errlen, "cannot write %s", path);
+    void *handle = NULL;
+    /* H5Fflush hands the data to the kernel; fsync makes it survive the node. */
+    if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) >= 0 && handle &&
+        fsync(*(int *)handle) != 0 && errno != EINVAL && errno != EROFS)
+        return h5file_fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    return 0;
+}
+
+hid_t h5file_open_checked(const char *path, const char *format, int version, const char *kind,
+                       H5Heap **heap, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return h5file_fail(err, errlen, "cannot open the %s %s: %s", kind, path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return h5file_fail(err, errlen, "the %s %s is not a regular file", kind, path);
+    htri_t is = H5Fis_hdf5(path);
+    if (is == 0)
+        return h5file_fail(err, errlen, "%s is not an HDF5 file, so not a Carrera %s", path, kind);
+    if (is < 0)
+        return h5file_fail(err, errlen, "cannot read the %s %s", kind, path);
+    H5Heap *hp = h5heap_open(path, kind, err, errlen);
+    if (!hp)
+        return -1;
+    hid_t fa = h5file_file_access();
+    hid_t file = fa < 0 ? -1 : H5Fopen(path, H5F_ACC_RDONLY, fa);
+    if (fa >= 0)
+        H5Pclose(fa);
+    char have[64];
+    long long v = -1;
+    int rc = -1;
+    if (file < 0)
+        h5file_fail(err, errlen, "cannot open the %s %s (truncated or damaged?)", kind, path);
+    else if (h5file_get_str(file, "format", have, sizeof have) < 0)
+        h5file_fail(err, errlen, "%s is an HDF5 file but not a Carrera %s", path, kind);
+    else if (strcmp(have, format) != 0)
+        h5file_fail(err, errlen, "%s is an HDF5 file but not a Carrera %s (it is a %s file)", path,
+                 kind, have);
+    else if (h5file_get_int(file, "format_version", &v) < 0 || v != version)
+        h5file_fail(err, errlen, "%s: %s layout version %lld, this Carrera reads version %d", path,
+                 kind, v, version);
+    else
+        rc = 0;
+    if (rc == 0 && heap) {
+        *heap = hp;
+        return file;
+    }
+    h5heap_close(hp);
+    if (rc < 0 && file >= 0) {
+        H5Fclose(file);
+        file = -1;
+    }
+    return file;
+}

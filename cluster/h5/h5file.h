@@ -1,0 +1,151 @@
+/* What Carrera's HDF5 result files share (the perft result, perft_file.c; the match result,
+ * match_file.c): messages that carry what HDF5 said about a failure, attributes and row types, the
+ * provenance of a run, the file access list, flushing to disk, opening a checkpoint only after
+ * checking what it is, and replacing a file by a completed copy. Internal to h5/, the only
+ * folder that includes HDF5. Single-threaded: one thread of rank 0 writes result files. */
+#ifndef CARRERA_H5FILE_H
+#define CARRERA_H5FILE_H
+
+#include <hdf5.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "h5heap.h"
+#include "provenance.h"
+
+/* ---- errors ---- */
+
+/* Installs the capture of HDF5's error stack (silencing its printing on stderr) and forgets
+ * earlier failures: called on entry to every public function of a result file. */
+void h5file_quiet(void);
+
+/* Writes the message to err, followed by what HDF5 (or the system under it) said about the
+ * failure since h5file_quiet, if anything. Returns -1, for `return h5file_fail(...)`. */
+int h5file_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Appends "; " and a formatted difference to the list in buf (a message naming every way a
+ * checkpoint differs from the job that would resume it). */
+void h5file_add_diff(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---- types ---- */
+
+/* A fixed-length, NUL-terminated string type of size bytes; a variable-length UTF-8 one. */
+hid_t h5file_string_type(size_t size);
+hid_t h5file_vlen_string_type(void);
+
+typedef struct H5FileMember {
+    const char *name;
+    size_t offset;
+    hid_t type; /* 0: the fixed-length string type given to h5file_compound */
+} H5FileMember;
+
+/* A compound memory type of n members; string members use a string type of str_size. Returns
+ * the type (close it with H5Tclose) or -1. */
+hid_t h5file_compound(size_t size, const H5FileMember *m, int n, size_t str_size);
+
+/* ---- attributes ---- */
+
+/* Each creates (or replaces) a scalar attribute; strings are variable-length UTF-8 (h5py reads
+ * them as str). Return 0 or -1. */
+int h5file_put_i32(hid_t loc, const char *name, int32_t v);
+int h5file_put_u64(hid_t loc, const char *name, uint64_t v);
+int h5file_put_f64(hid_t loc, const char *name, double v);
+int h5file_put_str(hid_t loc, const char *name, const char *v);
+/* A one-dimensional attribute of n strings. */
+int h5file_put_strs(hid_t loc, const char *name, const char *const *v, size_t n);
+
+/* ---- datasets ---- */
+
+/* A dataset of the given shape from memory of mem_type, stored as file_type (H5T_IEEE_F64LE,
+ * H5T_STD_I32LE, ...). Returns 0 or -1. */
+int h5file_put_array(hid_t loc, const char *name, hid_t file_type, hid_t mem_type, int rank,
+                  const hsize_t *dims, const void *data);
+/* A one-dimensional dataset of n variable-length UTF-8 strings. Returns 0 or -1. */
+int h5file_put_str_array(hid_t loc, const char *name, const char *const *v, size_t n);
+
+/* Read a scalar attribute: a string (variable or fixed length) into out, cut to outlen, an
+ * integer. Return 0, or -1 when it is missing or of another class. */
+int h5file_get_str(hid_t loc, const char *name, char *out, size_t outlen);
+int h5file_get_int(hid_t loc, const char *name, long long *out);
+int h5file_get_u64(hid_t loc, const char *name, uint64_t *out);
+/* A string attribute of any length, malloc'd (free it), or NULL when missing. */
+char *h5file_get_str_alloc(hid_t loc, const char *name);
+
+/* The provenance of one run (version, revision, compiler, flags, ranks, threads, hosts,
+ * configuration, start time): on the root group for the first run, on /resumes/K for the K-th
+ * resume. */
+int h5file_put_provenance(hid_t loc, const Provenance *p);
+
+/* Records a resume: increments the root's "resumed" count (*run receives the new value) and
+ * writes this run's provenance, with done_name = done (what was already done when it started),
+ * to /resumes/K. Returns 0 or -1. */
+int h5file_record_resume(hid_t file, const Provenance *prov, const char *done_name, uint64_t done,
+                      int *run);
+
+/* Writes end_time on the root and, for a resumed run (run > 0), on /resumes/run. */
+int h5file_put_end_time(hid_t file, int run, const char *end_time);
+
+/* ---- rows ---- */
+
+/* Writes (reads) rows [start, start+n) of the one-dimensional dataset d from (into) buf, of
+ * memory type mt. Return 0 or -1. */
+int h5file_write_rows(hid_t d, hid_t mt, size_t start, size_t n, const void *buf);
+int h5file_read_rows(hid_t d, hid_t mt, size_t start, size_t n, void *buf);
+
+/* Number of rows of a one-dimensional dataset, or -1. */
+long long h5file_table_rows(hid_t d);
+
+/* ---- files ---- */
+
+/* The file access list of every result file: the layout of HDF5 1.8 (no 1.10 superblock, whose
+ * "open for writing" flag would make a killed job's file unreadable without h5clear), objects
+ * closed with the file, file locks where the file system has them. Close it with H5Pclose. */
+hid_t h5file_file_access(void);
+
+/* H5Fflush, then fsync: a flushed record survives the node too. Returns 0, or -1 with a message
+ * naming path. */
+int h5file_flush(hid_t file, const char *path, char *err, size_t errlen);
+
+/* Opens the checkpoint at path read-only after checking that it is a regular file, HDF5, with
+ * a global heap that adds up (h5heap.h), of root attribute format = format and format_version
+ * = version; kind names such files in messages ("checkpoint": "... is not a Carrera
+ * checkpoint"). Returns the file, or -1 with a message. When heap is not NULL, *heap receives
+ * the file's heap (close it with h5heap_close), to check rows with strings before reading
+ * them. */
+hid_t h5file_open_checked(const char *path, const char *format, int version, const char *kind,
+                       H5Heap **heap, char *err, size_t errlen);
+
+/* Every change to a result file other than an append (a resume recorded, the results written)
+ * is made in a copy that then replaces it, so that a kill leaves the file as it was or as it
+ * became, never half changed. The copy's name: path with ".tmp" added (malloc'd), or NULL. */
+char *h5file_copy_name(const char *path);
+
+/* Copies the file at path to tmp (replaced), synced to disk, and opens the copy for writing.
+ * Returns the copy, or -1 with a message (no copy left behind). */
+hid_t h5file_open_copy(const char *path, const char *tmp, char *err, size_t errlen);
+
+/* Makes tmp, complete and synced, the file at path (rename). Returns 0, or -1 with a message
+ * (tmp removed). */
+int h5file_replace_with(const char *tmp, const char *path, char *err, size_t errlen);
+
+/* Gives up a copy that could not be completed (closed by the caller): removes tmp and adds to
+ * the message in err that path still holds every recorded kept ("unit", "game"). */
+void h5file_drop_copy(const char *tmp, const char *path, const char *kept, char *err, size_t errlen);
+
+/* A new result file is written under a name of its own beside path (path.new-PID-K, in *made,
+ * malloc'd) and appears at path only once its header is on disk (h5file_settle_new): a job killed
+ * while it makes the file leaves nothing at path that a start would refuse and a resume could not
+ * read. Returns the file (created with the file access list), or -1 with a message naming path. */
+hid_t h5file_create_new(const char *path, char **made, char *err, size_t errlen);
+
+/* The end of making a new file: when its header is written and flushed (ready), made becomes
+ * the file at path, replacing one there when replace (h5file_replace_with), else only when path
+ * does not exist by then (another job given the same file: a hard link, which unlike rename
+ * refuses an existing name); when not ready made is removed. made is freed either way. Returns
+ * 0, or -1 (with a message when ready). */
+int h5file_settle_new(char *made, const char *path, bool ready, bool replace, char *err,
+                   size_t errlen);
+
+#endif

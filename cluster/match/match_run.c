@@ -1,0 +1,352 @@
+/* `carrera match` and `carrera tune` once their options are read (match_run.h): every rank reads
+ * the match file; rank 0 makes or resumes the result and PGN files, the pairs are played over
+ * every rank (match_distribute.h), and rank 0 finishes the files and prints the summary. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "match_run.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "comm.h"
+#include "estimate.h"
+#include "exit_status.h"
+#include "match_config.h"
+#include "match_distribute.h"
+#include "match_file.h"
+#include "match_games.h"
+#include "openings.h"
+#include "paths.h"
+#include "provenance.h"
+#include "stage_runner.h"
+#include "stats.h"
+#include "tune.h"
+
+/* A material-odds match: each imbalance's result for the side under test (player 1). */
+static void print_imbalances(const StageRunner *run)
+{
+    const MatchConfig *c = run->cfg;
+    printf("imbalance   games  W-D-L            score    Elo per game            Elo per pair\n");
+    for (int i = 0; i < c->n_imbalances; i++) {
+        const Tally *t = &run->groups[i];
+        TrinomialStats tri;
+        PentanomialStats penta;
+        if (!stats_trinomial(t->wins, t->draws, t->losses, &tri)) {
+            printf("%-10s  %5d  (not played)\n", c->imbalances[i].name, 0);
+            continue;
+        }
+        stats_pentanomial(t->pairs, &penta);
+        char wdl[32];
+        snprintf(wdl, sizeof wdl, "%" PRIu64 "-%" PRIu64 "-%" PRIu64, t->wins, t->draws, t->losses);
+        printf("%-10s  %5" PRIu64 "  %-15s  %.4f  %+7.1f [%+7.1f, %+7.1f]  %+7.1f [%+7.1f, %+7.1f]\n",
+               c->imbalances[i].name, t->games_done, wdl, tri.score, tri.elo, tri.elo_lo,
+               tri.elo_hi, penta.elo, penta.elo_lo, penta.elo_hi);
+    }
+}
+
+static void print_summary(const StageRunner *run, double seconds)
+{
+    const MatchConfig *c = run->cfg;
+    const Tally *t = &run->tally;
+    printf("%s vs %s: %s, %s turns, %" PRIu64 " games (%" PRIu64 " pairs) in %.1f s\n",
+           c->players[0].name, c->players[1].name, c->variant->name, turn_rules_name(c->rules.turns),
+           t->games_done, t->pairs_done, seconds);
+    TrinomialStats tri;
+    PentanomialStats penta;
+    if (!stats_trinomial(t->wins, t->draws, t->losses, &tri)) {
+        printf("no game finished\n");
+        return;
+    }
+    stats_pentanomial(t->pairs, &penta);
+    printf("score of %s: W-D-L %" PRIu64 "-%" PRIu64 "-%" PRIu64 ", %.4f +- %.4f\n",
+           c->players[0].name, t->wins, t->draws, t->losses, tri.score, 1.96 * tri.se);
+    printf("Elo (per game):  %+.1f  95%% [%+.1f, %+.1f]\n", tri.elo, tri.elo_lo, tri.elo_hi);
+    printf("Elo (per pair):  %+.1f  95%% [%+.1f, %+.1f]  nElo %+.1f\n", penta.elo, penta.elo_lo,
+           penta.elo_hi, penta.nelo);
+    printf("pairs LL %" PRIu64 "  LD %" PRIu64 "  WL+DD %" PRIu64 "  WD %" PRIu64 "  WW %" PRIu64
+           "\n",
+           t->pairs[PAIR_LL], t->pairs[PAIR_LD], t->pairs[PAIR_EVEN], t->pairs[PAIR_WD],
+           t->pairs[PAIR_WW]);
+    printf("LOS %.1f %%  draw ratio %.1f %%\n", 100.0 * tri.los, 100.0 * tri.draw_ratio);
+    if (c->n_imbalances)
+        print_imbalances(run);
+    if (c->sprt)
+        printf("SPRT elo0 %.1f elo1 %.1f alpha %.3f beta %.3f: LLR %.3f [%.3f, %.3f], %s\n",
+               c->sprt_elo0, c->sprt_elo1, c->sprt_alpha, c->sprt_beta, run->sprt.llr,
+               run->sprt.lower, run->sprt.upper, stats_sprt_decision_name(run->sprt.decision));
+    printf("endings:");
+    const char *separator = " ";
+    for (int e = 0; e < END_NB; e++)
+        if (t->endings[e]) {
+            printf("%s%s %" PRIu64, separator, game_ending_name((GameEnding)e), t->endings[e]);
+            separator = ", ";
+        }
+    printf("\n");
+}
+
+/* Keeps of the PGN file at path only the games of pairs done (a pair the kill caught between its
+ * PGN games and the result file is played again), then opens it for appending. NULL with a
+ * message when the file cannot be rewritten. */
+static FILE *reopen_pgn(const char *path, const MatchFileDone *done, char *err, size_t errlen)
+{
+    /* only a file is read back: a device or pipe (/dev/zero) would be read for ever */
+    struct stat st;
+    FILE *old = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "r") : NULL;
+    char *text = NULL;
+    size_t len = 0;
+    if (old) {
+        FILE *mem = open_memstream(&text, &len);
+        char buf[65536];
+        size_t got;
+        while (mem && (got = fread(buf, 1, sizeof buf, old)) > 0)
+            fwrite(buf, 1, got, mem);
+        fclose(old);
+        if (!mem || fclose(mem) != 0) {
+            snprintf(err, errlen, "cannot read the PGN file %.900s", path);
+            return NULL;
+        }
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        free(text);
+        snprintf(err, errlen, "cannot write the PGN file %.900s", path);
+        return NULL;
+    }
+    for (char *game = text ? strstr(text, "[Event ") : NULL; game;) {
+        char *next = strstr(game + 1, "\n[Event ");
+        size_t n = next ? (size_t)(next + 1 - game) : strlen(game);
+        unsigned long long pair;
+        const char *round = strstr(game, "[Round \"");
+        if (round && round < game + n && sscanf(round, "[Round \"%llu.", &pair) == 1 && pair > 0
+            && match_file_done_has(done, pair - 1))
+            fwrite(game, 1, n, f);
+        game = next ? next + 1 : NULL;
+    }
+    free(text);
+    if (fflush(f) != 0) {
+        fclose(f);
+        snprintf(err, errlen, "cannot write the PGN file %.900s", path);
+        return NULL;
+    }
+    return f;
+}
+
+/* Rank 0's set-up: the SPRT, the result file (new, or the checkpoint to continue with the pairs
+ * it holds counted and skipped) and the PGN file. Returns 0, or the exit status with a message. */
+static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *prov, bool resume, char *err,
+                       size_t errlen)
+{
+    if (cfg->sprt && !stats_sprt_init(&run->sprt, cfg->sprt_elo0, cfg->sprt_elo1, cfg->sprt_alpha,
+                                      cfg->sprt_beta, err, errlen))
+        return EXIT_USAGE;
+    if (make_parent_dirs(cfg->output, err, errlen) != 0 || make_parent_dirs(cfg->pgn, err, errlen) != 0)
+        return 1;
+    MatchFileInfo info = { .cfg = cfg, .prov = prov, .overwrite = false };
+    if (resume) {
+        run->h5 = match_file_open_resume(cfg->output, &info, &run->done, err, errlen);
+        if (!run->h5)
+            return EXIT_USAGE;
+        run->resumed = true;
+        for (size_t i = 0; i < run->done.n; i++) {
+            const MatchFilePair *d = &run->done.pairs[i];
+            uint64_t nodes = d->nodes[0] + d->nodes[1];
+            stage_runner_tally(&run->tally, d->score, d->ending, nodes);
+            if (cfg->n_imbalances)
+                stage_runner_tally(&run->groups[match_imbalance_of(cfg, d->pair)], d->score, d->ending, nodes);
+            if (!run->tuner)
+                continue;
+            /* the tuner's state is rebuilt stage by stage, as the pairs came in */
+            if (run->tuner->finished || d->pair / cfg->pairs_per_stage != (uint64_t)run->tuner->stage) {
+                snprintf(err, errlen,
+                         "%.900s holds pair %" PRIu64 " of iteration %" PRIu64
+                         " although iteration %d is not complete: not a checkpoint of this run",
+                         cfg->output, d->pair + 1, d->pair / cfg->pairs_per_stage + 1,
+                         run->tuner->stage + 1);
+                return EXIT_USAGE;
+            }
+            if (tuner_add_pair(run->tuner, d->pair, d->score))
+                stage_runner_begin_stage(run);
+        }
+        run->games_before = run->tally.games_done;
+        if (cfg->sprt)
+            stats_sprt_update(&run->sprt, run->tally.pairs);
+        run->pgn = reopen_pgn(cfg->pgn, &run->done, err, errlen);
+    } else {
+        run->h5 = match_file_create(cfg->output, &info, err, errlen);
+        if (!run->h5)
+            return EXIT_USAGE;
+        run->pgn = fopen(cfg->pgn, "w");
+        if (!run->pgn) {
+            snprintf(err, errlen, "cannot write the PGN file %.800s: %s", cfg->pgn,
+                     strerror(errno));
+            /* the result file made just now holds nothing: the corrected command starts
+             * afresh instead of being told to resume */
+            char ignored[256];
+            match_file_close(run->h5, ignored, sizeof ignored);
+            run->h5 = NULL;
+            remove(cfg->output);
+        }
+    }
+    if (!run->pgn)
+        return 1;
+    time_t now = time(NULL);
+    strftime(run->date, sizeof run->date, "%Y.%m.%d", gmtime(&now));
+    return 0;
+}
+
+/* The pairs played on every rank; a failure of the distribution itself ends the job. */
+static void distribute(StageRunner *run)
+{
+    char err[1024];
+    if (match_distribute_run(run, err, sizeof err) != 0) {
+        fprintf(stderr, "carrera: error: rank %d: %s\n", comm_rank(), err);
+        comm_abort(1);
+    }
+}
+
+int match_run(const MatchRequest *r)
+{
+    char err[1024] = "";
+    if (comm_init(NULL, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "carrera: error: %s\n", err);
+        return EXIT_USAGE;
+    }
+
+    MatchConfig cfg = { 0 };
+    StageRunner *run = calloc(1, sizeof *run);
+    char **hosts = NULL;
+    Provenance prov;
+    int status = 0;
+    if (comm_gather_hosts(&hosts) != 0) {
+        snprintf(err, sizeof err, "out of memory gathering the host names");
+        status = 1;
+    } else if (!run) {
+        snprintf(err, sizeof err, "out of memory");
+        status = 1;
+    } else if (match_config_read(r->config, &cfg, err, sizeof err) != 0) {
+        status = EXIT_USAGE;
+    } else if (r->tune && !cfg.tune.given && cfg.n_imbalances == 0) {
+        snprintf(err, sizeof err,
+                 "%.900s: a tune run needs imbalances = ... in [match] (e.g. Q:A, N:PPP, P)",
+                 r->config);
+        status = EXIT_USAGE;
+    } else {
+        if (r->out)
+            snprintf(cfg.output, sizeof cfg.output, "%s", r->out);
+        if (r->pgn)
+            snprintf(cfg.pgn, sizeof cfg.pgn, "%s", r->pgn);
+        run->cfg = &cfg;
+        run->n_pairs = (uint64_t)cfg.games / 2;
+        run->threads = cfg.concurrency > 0 ? cfg.concurrency : omp_get_max_threads();
+        run->stage_end = cfg.pairs_per_stage < run->n_pairs ? cfg.pairs_per_stage : run->n_pairs;
+        run->eval[0] = cfg.players[0].eval;
+        run->eval[1] = cfg.players[1].eval;
+        if (r->tune && !(run->tuner = malloc(sizeof *run->tuner))) {
+            snprintf(err, sizeof err, "out of memory");
+            status = 1;
+        } else if (r->tune && tuner_init(run->tuner, &cfg, err, sizeof err) != 0) {
+            free(run->tuner);
+            run->tuner = NULL;
+            status = EXIT_USAGE;
+        } else if (r->tune) {
+            run->eval[0] = run->tuner->eval[0];
+            run->eval[1] = run->tuner->eval[1];
+        }
+        /* every thread has its two players, each with its table (or its engine's) */
+        size_t tables = ((size_t)cfg.players[0].hash_mb + (size_t)cfg.players[1].hash_mb) << 20;
+        if (status)
+            ;
+        else if (estimate_check_memory(tables * (size_t)run->threads,
+                                       "the players' hash tables (hash, per game at once) would",
+                                       err, sizeof err) != 0)
+            status = EXIT_USAGE;
+        else if (openings_load(&run->openings, &cfg, err, sizeof err) != 0)
+            status = EXIT_USAGE;
+        else if (comm_rank() == 0) {
+            provenance_init(&prov, comm_size(), run->threads, (const char *const *)hosts,
+                            (size_t)comm_size(), cfg.text);
+            status = start_rank0(run, &cfg, &prov, r->resume, err, sizeof err);
+        }
+    }
+    status = comm_agree(status, err);
+    if (status == 0 && comm_rank() != 0) {
+        distribute(run);
+    } else if (status == 0) {
+        estimate_note_match(&cfg, run->threads, comm_size());
+        progress_start(&run->progress, "match", r->quiet);
+        if (run->resumed && !r->quiet)
+            fprintf(stderr, "match: resuming %s (resume %d): %" PRIu64 " of %" PRIu64
+                    " pairs played before\n",
+                    cfg.output, match_file_resume_count(run->h5), run->tally.pairs_done, run->n_pairs);
+        uint64_t left = run->n_pairs - run->tally.pairs_done;
+        if ((uint64_t)run->threads > left)
+            run->threads = left > 0 ? (int)left : 1;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        distribute(run);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        progress_finish(&run->progress);
+        if (fclose(run->pgn) != 0 && !run->error[0])
+            snprintf(run->error, sizeof run->error, "cannot write the PGN file %.900s", cfg.pgn);
+        run->pgn = NULL;
+        /* a tune run's regression reads the games back from the result file */
+        if (run->tuner && !run->error[0] && cfg.tune.method != TUNE_SPSA) {
+            char h5err[1024];
+            if (match_file_flush(run->h5, h5err, sizeof h5err) != 0)
+                snprintf(run->error, sizeof run->error, "%.500s: %.500s", cfg.output, h5err);
+            else
+                match_games_regress(run->tuner, (const char *const[]){ cfg.output }, 1,
+                                    cfg.tune.skip_plies);
+        }
+        char h5err[1024];
+        MatchFileSummary summary = { .sprt = cfg.sprt ? &run->sprt : NULL, .end_time = NULL,
+                                   .tune = run->tuner,
+                                   .stop_reason = run->tuner && run->tuner->stop_reason[0]
+                                                      ? run->tuner->stop_reason
+                                                      : NULL };
+        /* an interrupted match stays a checkpoint, without a summary */
+        int closed = run->error[0] ? match_file_close(run->h5, h5err, sizeof h5err)
+                                   : match_file_finish(run->h5, &summary, h5err, sizeof h5err);
+        run->h5 = NULL;
+        if (closed != 0 && !run->error[0])
+            snprintf(run->error, sizeof run->error, "%.500s: %.500s", cfg.output, h5err);
+        print_summary(run, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+        if (run->tuner && !run->error[0]) {
+            tuner_print(stdout, run->tuner);
+            if (!tuner_ok(run->tuner))
+                status = 1;
+        }
+        fflush(stdout);
+        fprintf(stderr, "games: %s\nresult: %s\n", cfg.pgn, cfg.output);
+        if (run->error[0]) {
+            fprintf(stderr, "carrera: error: %s\n", run->error);
+            status = 1;
+        }
+    }
+    if (run) {
+        if (run->pgn)
+            fclose(run->pgn);
+        if (run->h5) {
+            char ignored[256];
+            match_file_close(run->h5, ignored, sizeof ignored);
+        }
+        match_file_done_free(&run->done);
+        if (run->tuner) {
+            tuner_free(run->tuner);
+            free(run->tuner);
+        }
+        openings_free(&run->openings);
+        free(run);
+    }
+    match_config_free(&cfg);
+    comm_free_hosts(hosts, comm_size());
+    comm_finalize();
+    return status;
+}
+

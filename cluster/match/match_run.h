@@ -1,0 +1,23 @@
+/* A match (`carrera match`) or a tune run that plays one (`carrera tune`), from the match file
+ * to the result and PGN files and the summary on stdout, on every rank of the job. */
+#ifndef CARRERA_MATCH_RUN_H
+#define CARRERA_MATCH_RUN_H
+
+#include <stdbool.h>
+
+/* What the command line asked for. */
+typedef struct MatchRequest {
+    const char *config; /* the match file */
+    const char *out;    /* replaces the file's output, or NULL */
+    const char *pgn;    /* replaces the file's PGN file, or NULL */
+    bool resume;        /* continue the checkpoint at the output */
+    bool quiet;         /* no progress on stderr */
+    bool tune;          /* a tune run: the tuner sets every stage, the values fitted at the end */
+} MatchRequest;
+
+/* Runs the request on every rank (each rank calls it). Returns the exit status: 0, 1 (the run
+ * failed, or a tune run gave no values), EXIT_USAGE (the match cannot start: a bad file, a
+ * checkpoint of another match). */
+int match_run(const MatchRequest *r);
+
+#endif

@@ -1,0 +1,291 @@
+/* The players of a match (player.h): Carrera's search called in this process, or an external
+ * UCI engine through the UCI client (uci_client.c), whose every answer is checked against the
+ * position's legal turns. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
+#include "player.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "uci_client.h"
+#include "setup.h"
+
+/* How long an external engine may be silent before it is asked anything. */
+#define HANDSHAKE_MS 10000
+/* Beyond its clock or its fixed move time, before a silent engine is declared lost. */
+#define GRACE_MS 5000
+/* Without a time limit (nodes or depth only), how long a search may take at most. */
+#define UNTIMED_MS 600000
+
+struct Player {
+    PlayerConfig cfg;
+    const Variant *variant;
+    Rules rules;
+    bool castle960;
+    /* PLAYER_CARRERA */
+    Searcher *searcher;
+    Eval *eval;
+    /* PLAYER_UCI */
+    UciClient engine;
+    bool engine_up; /* started and set up; false after a fault until the next game */
+};
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Starts the external engine and sets it up for the game's rules and the player's options. */
+static int start_engine(Player *p, char *err, size_t errlen)
+{
+    char why[512];
+    if (uci_client_start(&p->engine, p->cfg.command, HANDSHAKE_MS, why, sizeof why) != 0) {
+        snprintf(err, errlen, "player %s: %s", p->cfg.name, why);
+        return -1;
+    }
+    UciClientSetup setup = { .uci_variant = p->variant->name,
+                          .chess960 = p->castle960 && !p->variant->castle960,
+                          .turn_rules = turn_rules_name(p->rules.turns),
+                          .ep_rule = ep_rule_name(p->rules.ep) };
+    const char *names[PLAYER_MAX_OPTIONS + 1], *values[PLAYER_MAX_OPTIONS + 1];
+    char hash[32];
+    int n = 0;
+    if (p->cfg.hash_mb > 0) {
+        snprintf(hash, sizeof hash, "%d", p->cfg.hash_mb);
+        names[n] = "Hash";
+        values[n++] = hash;
+    }
+    /* the player's own options come last: they may override the variant's name, say */
+    for (int i = 0; i < p->cfg.n_options; i++) {
+        names[n] = p->cfg.options[i].name;
+        values[n++] = p->cfg.options[i].value;
+    }
+    if (uci_client_setup(&p->engine, &setup, why, sizeof why) != 0
+        || uci_client_set_options(&p->engine, names, values, n, why, sizeof why) != 0) {
+        uci_client_stop(&p->engine);
+        snprintf(err, errlen, "player %s: %s", p->cfg.name, why);
+        return -1;
+    }
+    p->engine_up = true;
+    return 0;
+}
+
+Player *player_new(const PlayerConfig *c, const Variant *v, const Rules *r, bool castle960,
+                   char *err, size_t errlen)
+{
+    Player *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, errlen, "out of memory for player %s", c->name);
+        return NULL;
+    }
+    p->cfg = *c;
+    p->variant = v;
+    p->rules = *r;
+    p->castle960 = castle960;
+    if (c->kind == PLAYER_CARRERA) {
+        p->searcher = searcher_new(c->hash_mb > 0 ? (size_t)c->hash_mb : 16);
+        p->eval = malloc(sizeof *p->eval);
+        if (!p->searcher || !p->eval) {
+            player_free(p);
+            snprintf(err, errlen, "out of memory for player %s", c->name);
+            return NULL;
+        }
+        eval_prepare(p->eval, &c->eval);
+        return p;
+    }
+    if (start_engine(p, err, errlen) != 0) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void player_free(Player *p)
+{
+    if (!p)
+        return;
+    if (p->cfg.kind == PLAYER_UCI && p->engine_up)
+        uci_client_stop(&p->engine);
+    searcher_free(p->searcher);
+    free(p->eval);
+    free(p);
+}
+
+const PlayerConfig *player_config(const Player *p) { return &p->cfg; }
+
+void player_set_eval(Player *p, const EvalParams *e)
+{
+    if (p->cfg.kind != PLAYER_CARRERA || memcmp(&p->cfg.eval, e, sizeof *e) == 0)
+        return;
+    p->cfg.eval = *e;
+    eval_prepare(p->eval, e);
+    searcher_clear(p->searcher); /* scores of the old evaluation */
+}
+
+int player_new_game(Player *p, char *err, size_t errlen)
+{
+    if (p->cfg.kind == PLAYER_CARRERA) {
+        searcher_clear(p->searcher);
+        return 0;
+    }
+    if (!p->engine_up && start_engine(p, err, errlen) != 0)
+        return -1;
+    char why[512];
+    if (uci_client_new_game(&p->engine, why, sizeof why) != 0) {
+        /* one restart: an engine may have died between games */
+        uci_client_stop(&p->engine);
+        p->engine_up = false;
+        if (start_engine(p, err, errlen) != 0 || uci_client_new_game(&p->engine, why, sizeof why) != 0) {
+            snprintf(err, errlen, "player %s: %s", p->cfg.name, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static SearchLimits limits_for(const PlayerLimits *l, const int64_t clock_ms[2])
+{
+    SearchLimits s = search_limits_none();
+    if (l->base_ms > 0) {
+        s.time_ms[WHITE] = clock_ms[WHITE] > 0 ? clock_ms[WHITE] : 1;
+        s.time_ms[BLACK] = clock_ms[BLACK] > 0 ? clock_ms[BLACK] : 1;
+        s.inc_ms[WHITE] = s.inc_ms[BLACK] = l->inc_ms;
+    }
+    s.nodes = l->nodes;
+    s.depth = l->depth;
+    s.movetime_ms = l->movetime_ms;
+    return s;
+}
+
+/* Remembers the score of each finished iteration (the last one is the search's verdict). */
+static void note_report(const SearchReport *r, void *ctx)
+{
+    PlayerMove *out = ctx;
+    out->has_score = true;
+    out->score_cp = r->mate > 0 ? SCORE_MATE - (2 * r->mate - 1)
+                  : r->mate < 0 ? -SCORE_MATE + 2 * -r->mate
+                                : r->score;
+}
+
+static int think_carrera(Player *p, const Game *g, const int64_t clock_ms[2], PlayerMove *out)
+{
+    SearchInput in = { .root = &g->pos, .rules = &g->rules, .eval = p->eval,
+                       .history = g->keys, .n_history = g->n_turns,
+                       .limits = limits_for(&p->cfg.limits, clock_ms),
+                       .report = note_report, .ctx = out };
+    SearchReport final;
+    out->turn = search_run(p->searcher, &in, &final);
+    out->nodes = final.nodes;
+    if (out->turn.n == 0) {
+        /* the referee asks only in positions with a turn to play */
+        out->fault = FAULT_ILLEGAL;
+        snprintf(out->why, sizeof out->why, "found no turn to play");
+        return -1;
+    }
+    return 0;
+}
+
+/* `position fen START moves T1 T2 ...`, the turns in UCI text (double-move turns joined by
+ * ','); NULL when memory runs out. */
+static char *position_line(const Game *g)
+{
+    Setup s;
+    char fen[FEN_MAX];
+    position_to_setup(&g->start, &s);
+    setup_to_fen(&s, s.castling_text, fen, sizeof fen);
+    size_t cap = strlen(fen) + 32 + g->n_turns * (TURN_TEXT_MAX + 1);
+    char *line = malloc(cap);
+    if (!line)
+        return NULL;
+    size_t used = (size_t)snprintf(line, cap, "position fen %s%s", fen, g->n_turns ? " moves" : "");
+    for (size_t i = 0; i < g->n_turns; i++) {
+        char text[TURN_TEXT_MAX];
+        turn_to_uci(&g->turns[i], g->pos.variant, g->castle960, text);
+        for (char *c = text; *c; c++)
+            if (*c == '/')
+                *c = ',';
+        used += (size_t)snprintf(line + used, cap - used, " %s", text);
+    }
+    return line;
+}
+
+static int think_uci(Player *p, const Game *g, const int64_t clock_ms[2], PlayerMove *out)
+{
+    if (!p->engine_up) {
+        out->fault = FAULT_CRASH;
+        snprintf(out->why, sizeof out->why, "the engine is not running");
+        return -1;
+    }
+    const PlayerLimits *l = &p->cfg.limits;
+    char go[256];
+    size_t used = (size_t)snprintf(go, sizeof go, "go");
+    int64_t timeout = UNTIMED_MS;
+    if (l->base_ms > 0) {
+        used += (size_t)snprintf(go + used, sizeof go - used,
+                                 " wtime %" PRId64 " btime %" PRId64 " winc %" PRId64 " binc %" PRId64,
+                                 clock_ms[WHITE], clock_ms[BLACK], l->inc_ms, l->inc_ms);
+        timeout = clock_ms[position_side(&g->pos)] + GRACE_MS;
+    }
+    if (l->movetime_ms > 0) {
+        used += (size_t)snprintf(go + used, sizeof go - used, " movetime %" PRId64, l->movetime_ms);
+        timeout = 3 * l->movetime_ms + GRACE_MS;
+    }
+    if (l->nodes > 0) {
+        used += (size_t)snprintf(go + used, sizeof go - used, " nodes %" PRIu64, l->nodes);
+        /* no engine is slower than 20,000 nodes per second on these machines */
+        if (l->base_ms <= 0 && l->movetime_ms <= 0)
+            timeout = 30000 + (int64_t)(l->nodes / 20);
+    }
+    if (l->depth > 0)
+        snprintf(go + used, sizeof go - used, " depth %d", l->depth);
+
+    char *position = position_line(g);
+    if (!position) {
+        out->fault = FAULT_CRASH;
+        snprintf(out->why, sizeof out->why, "out of memory writing the position");
+        return -1;
+    }
+    UciSearchAnswer answer;
+    UciAnswer a = uci_client_search(&p->engine, position, go, timeout > INT32_MAX ? INT32_MAX : (int)timeout,
+                                   &answer, out->why, sizeof out->why);
+    free(position);
+    out->nodes = answer.nodes;
+    if (a != ANSWER_OK) {
+        /* uci_client_search has ended the process; this frees the rest, the next game restarts it */
+        uci_client_stop(&p->engine);
+        p->engine_up = false;
+        out->fault = a == ANSWER_TIMEOUT ? FAULT_TIMEOUT : a == ANSWER_GARBAGE ? FAULT_GARBAGE
+                                                                               : FAULT_CRASH;
+        return -1;
+    }
+    if (answer.has_score) {
+        out->has_score = true;
+        out->score_cp = !answer.mate ? answer.score
+                      : answer.score > 0 ? SCORE_MATE - (2 * answer.score - 1)
+                                         : -SCORE_MATE - 2 * answer.score;
+    }
+    if (!game_parse_turn(g, answer.bestmove, &out->turn)) {
+        uci_client_stop(&p->engine);
+        p->engine_up = false;
+        out->fault = FAULT_ILLEGAL;
+        snprintf(out->why, sizeof out->why, "illegal move '%s'", answer.bestmove);
+        return -1;
+    }
+    return 0;
+}
+
+int player_think(Player *p, const Game *g, const int64_t clock_ms[2], PlayerMove *out)
+{
+    *out = (PlayerMove){ .fault = FAULT_NONE };
+    double start = now_seconds();
+    int rc = p->cfg.kind == PLAYER_CARRERA ? think_carrera(p, g, clock_ms, out)
+                                           : think_uci(p, g, clock_ms, out);
+    out->seconds = now_seconds() - start;
+    return rc;
+}

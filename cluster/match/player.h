@@ -1,0 +1,61 @@
+/* A player of a match: Carrera's own engine in this process (its evaluation parameters and
+ * search limits), or an external UCI engine driven over pipes. Either way a player is asked for
+ * the turn to play in a game's position and answers with a legal turn or a fault: an external
+ * engine that crashes, goes silent past its time, prints garbage or an illegal move is a fault of
+ * that player, reported with the reason, and the engine is restarted for its next game. */
+#ifndef CARRERA_PLAYER_H
+#define CARRERA_PLAYER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+#include "player_config.h"
+#include "search.h"
+
+typedef enum PlayerFault {
+    FAULT_NONE,
+    FAULT_CRASH,   /* the engine exited or could not be (re)started */
+    FAULT_TIMEOUT, /* no bestmove in time (its clock plus a margin, or the fixed limit's) */
+    FAULT_GARBAGE, /* an answer that is no UCI */
+    FAULT_ILLEGAL  /* a bestmove that is not a legal turn of the position */
+} PlayerFault;
+
+/* A player's answer for one turn. */
+typedef struct PlayerMove {
+    Turn turn;        /* legal in the position asked about (when fault == FAULT_NONE) */
+    bool has_score;   /* the last info line carried a score */
+    int score_cp;     /* from the mover's view; mates as +-(SCORE_MATE - plies) */
+    uint64_t nodes;   /* searched for this turn (0 when the engine did not say) */
+    double seconds;   /* wall time the player took */
+    PlayerFault fault;
+    char why[256];    /* the fault's details: the engine's exit status, the bad text, ... */
+} PlayerMove;
+
+typedef struct Player Player;
+
+/* Makes the player for games of variant v under rules r (castle960: castling written king takes
+ * rook). An external engine is started and set up (UCI_Variant, UCI_Chess960, TurnRules,
+ * EnPassantRule when it offers them and they are not the defaults, Hash, the options of c).
+ * Returns NULL with a message in err when it cannot be. */
+Player *player_new(const PlayerConfig *c, const Variant *v, const Rules *r, bool castle960,
+                   char *err, size_t errlen);
+void player_free(Player *p);
+
+const PlayerConfig *player_config(const Player *p);
+
+/* Carrera's engine only (an external engine is left as it is): plays from now on with the
+ * evaluation parameters e, as a tuner's stage asks. */
+void player_set_eval(Player *p, const EvalParams *e);
+
+/* Prepares for a new game: ucinewgame (an empty table for Carrera), restarting an external engine
+ * that failed before. Returns 0, or -1 with a message when the engine cannot be restarted. */
+int player_new_game(Player *p, char *err, size_t errlen);
+
+/* Asks for the turn to play in g's current position; clock_ms[WHITE], clock_ms[BLACK] are the
+ * remaining clocks when the player has a clock (ignored otherwise). Returns 0 with out filled, or
+ * -1 with out->fault and out->why set. */
+int player_think(Player *p, const Game *g, const int64_t clock_ms[2], PlayerMove *out);
+
+#endif

@@ -1,0 +1,233 @@
+/* Message passing for distributed jobs (comm.h): MPI under a launcher, a single process
+ * otherwise. The only file that includes <mpi.h>. Packets are plain bytes: every rank runs the
+ * same binary on the same kind of machine, which a cluster job is. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "comm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef CARRERA_NO_MPI
+#include <mpi.h>
+#endif
+
+enum { TAG_PACKET = 1 };
+
+/* How long a poll sleeps when nothing has arrived: short beside any unit worth sending (a worker
+ * waits only when its queue ran dry), long enough that a waiting rank takes no CPU time from
+ * the ranks still counting on the same cores. */
+#define POLL_SLEEP_NS 1000000L
+
+/* The process's place in the job: set once by comm_init, read-only after. */
+static struct {
+    bool started, mpi;
+    int rank, size;
+} self = { false, false, 0, 1 };
+
+/* Whether a launcher started this process as a task of a parallel job. Open MPI's mpiexec sets
+ * OMPI_COMM_WORLD_SIZE, PMIx launchers (srun --mpi=pmix, prterun) PMIX_RANK, PMI-1/2 launchers
+ * (MPICH's Hydra, srun --mpi=pmi2) PMI_RANK; srun alone sets SLURM_STEP_NUM_TASKS. */
+static bool launched(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK") ||
+           getenv("PMI_SIZE") || getenv("SLURM_STEP_NUM_TASKS");
+}
+
+/* The number of tasks the launcher says it started, or 0 when it does not say. */
+static long launched_tasks(void)
+{
+    const char *names[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS" };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v)
+            return strtol(v, NULL, 10);
+    }
+    return 0;
+}
+
+int comm_init(int *argc, char ***argv, char *err, size_t errlen)
+{
+    if (self.started)
+        return 0;
+    self.started = true;
+    if (!launched())
+        return 0;
+#ifdef CARRERA_NO_MPI
+    (void)argc;
+    (void)argv;
+    if (launched_tasks() > 1) {
+        snprintf(err, errlen, "started as one of %ld tasks, but this carrera was built without MPI",
+                 launched_tasks());
+        return -1;
+    }
+    return 0;
+#else
+    /* FUNNELED: rank 0 counts on a second thread while the main thread talks; only the main
+     * thread ever calls MPI. */
+    int provided;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+        snprintf(err, errlen, "MPI did not start");
+        return -1;
+    }
+    self.mpi = true;
+    MPI_Comm_rank(MPI_COMM_WORLD, &self.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &self.size);
+    if (provided < MPI_THREAD_FUNNELED) {
+        snprintf(err, errlen, "this MPI library does not support threads (MPI_THREAD_FUNNELED)");
+        return -1;
+    }
+    long tasks = launched_tasks();
+    if (self.size == 1 && tasks > 1) {
+        /* Every task would believe it is rank 0 and write the same result file. */
+        snprintf(err, errlen,
+                 "the launcher started %ld tasks but MPI sees each as a job of its own (with "
+                 "srun, pass --mpi=pmix or --mpi=pmi2)",
+                 tasks);
+        return -1;
+    }
+    return 0;
+#endif
+}
+
+void comm_finalize(void)
+{
+#ifndef CARRERA_NO_MPI
+    if (self.mpi)
+        MPI_Finalize();
+#endif
+}
+
+_Noreturn void comm_abort(int code)
+{
+    fflush(stdout);
+    fflush(stderr);
+#ifndef CARRERA_NO_MPI
+    if (self.mpi)
+        MPI_Abort(MPI_COMM_WORLD, code);
+#endif
+    exit(code);
+}
+
+int comm_rank(void) { return self.rank; }
+int comm_size(void) { return self.size; }
+bool comm_is_mpi(void) { return self.mpi; }
+
+#define HOST_MAX 256
+
+int comm_gather_hosts(char ***hosts)
+{
+    *hosts = NULL;
+    char name[HOST_MAX] = "";
+    if (gethostname(name, sizeof name - 1) != 0)
+        strcpy(name, "unknown");
+    char *all = NULL;
+    if (self.rank == 0) {
+        all = calloc((size_t)self.size, HOST_MAX);
+        if (!all)
+            return -1;
+    }
+#ifndef CARRERA_NO_MPI
+    if (self.mpi)
+        MPI_Gather(name, HOST_MAX, MPI_CHAR, all, HOST_MAX, MPI_CHAR, 0, MPI_COMM_WORLD);
+    else
+#endif
+        memcpy(all, name, HOST_MAX);
+    if (self.rank != 0)
+        return 0;
+    char **out = calloc((size_t)self.size, sizeof *out);
+    for (int i = 0; out && i < self.size; i++) {
+        all[(size_t)i * HOST_MAX + HOST_MAX - 1] = '\0';
+        out[i] = strdup(all + (size_t)i * HOST_MAX);
+        if (!out[i]) {
+            comm_free_hosts(out, i);
+            out = NULL;
+        }
+    }
+    free(all);
+    *hosts = out;
+    return out ? 0 : -1;
+}
+
+void comm_free_hosts(char **hosts, int n)
+{
+    for (int i = 0; hosts && i < n; i++)
+        free(hosts[i]);
+    free(hosts);
+}
+
+int comm_max(int value)
+{
+#ifndef CARRERA_NO_MPI
+    if (self.mpi) {
+        int out = value;
+        MPI_Allreduce(&value, &out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        return out;
+    }
+#endif
+    return value;
+}
+
+void comm_send_packet(int to, const void *data, size_t len)
+{
+#ifndef CARRERA_NO_MPI
+    if (self.mpi)
+        MPI_Send(data, (int)len, MPI_BYTE, to, TAG_PACKET, MPI_COMM_WORLD);
+#else
+    (void)to;
+    (void)data;
+    (void)len;
+#endif
+}
+
+void *comm_poll_packet(bool wait, size_t *len, int *from)
+{
+#ifndef CARRERA_NO_MPI
+    if (!self.mpi)
+        return NULL;
+    for (;;) {
+        int flag = 0;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_PACKET, MPI_COMM_WORLD, &flag, &st);
+        if (flag) {
+            int count;
+            MPI_Get_count(&st, MPI_BYTE, &count);
+            unsigned char *data = malloc(count > 0 ? (size_t)count : 1);
+            if (!data) {
+                fprintf(stderr, "carrera: error: rank %d: out of memory for a message\n", self.rank);
+                comm_abort(1);
+            }
+            MPI_Recv(data, count, MPI_BYTE, st.MPI_SOURCE, TAG_PACKET, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+            *len = (size_t)count;
+            if (from)
+                *from = st.MPI_SOURCE;
+            return data;
+        }
+        if (!wait)
+            return NULL;
+        struct timespec ts = { 0, POLL_SLEEP_NS };
+        nanosleep(&ts, NULL);
+    }
+#else
+    (void)wait;
+    (void)len;
+    (void)from;
+    return NULL;
+#endif
+}
+
+/* All ranks learn the worst status; a failed rank's message is printed once, by rank 0 when it
+ * failed, else by the workers that failed. Collective. */
+int comm_agree(int status, const char *message)
+{
+    int worst = comm_max(status);
+    int root_failed = comm_max(comm_rank() == 0 && status != 0);
+    if (status != 0 && (comm_rank() == 0 || !root_failed))
+        fprintf(stderr, "carrera: error: %s%s\n", message,
+                comm_rank() == 0 ? "" : " (on a worker rank)");
+    return worst;
+}

@@ -1,0 +1,192 @@
+/* A perft job's units over the farm (perft_distribute.h). A unit travels as its id, depth and
+ * FEN; its count comes back with its id, the time it took, and an error instead when the rank
+ * could not count it (rank 0 then stops the job with the message). Each rank counts one unit at
+ * a time with all of its threads and holds the next one already. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "perft_distribute.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "comm.h"
+#include "progress.h"
+
+/* A unit as it travels: enough for a rank to count it, nothing more; the FEN is sent up to its
+ * NUL only. */
+typedef struct Task {
+    uint64_t id;
+    int32_t depth;
+    char fen[FEN_MAX];
+} Task;
+
+/* A rank's answer. status 0: nodes holds the count; otherwise message says why not. */
+typedef struct Answer {
+    uint64_t id;
+    uint64_t nodes;
+    double seconds;
+    int32_t status;
+    char message[200];
+} Answer;
+
+/* The distribution's state on rank 0: which unit goes out next, who holds which. */
+typedef struct State {
+    Split *split;
+    PerftFile *file;
+    UnitCounter *counter;
+    size_t *index; /* unit id -> row in split->units */
+    int *owner;    /* per row: the rank counting it, -1 if none (or done) */
+    size_t next;   /* the next row to consider handing out */
+    size_t todo, done_units;
+    uint64_t nodes; /* counted by this run, times multiplicities */
+    Progress progress;
+} State;
+
+static FarmNext next_task(void *ctx, int rank, void **task, size_t *len)
+{
+    State *s = ctx;
+    while (s->next < s->split->n_units) {
+        size_t i = s->next++;
+        const WorkUnit *u = &s->split->units[i];
+        if (u->nodes != UNIT_NOT_DONE || s->owner[i] >= 0)
+            continue;
+        Task *t = calloc(1, sizeof *t);
+        if (!t) {
+            fprintf(stderr, "carrera: error: out of memory for a unit\n");
+            comm_abort(1);
+        }
+        s->owner[i] = rank;
+        t->id = u->id;
+        t->depth = u->depth;
+        snprintf(t->fen, sizeof t->fen, "%s", u->fen);
+        *task = t;
+        *len = offsetof(Task, fen) + strlen(t->fen) + 1;
+        return FARM_TASK;
+    }
+    return FARM_DONE;
+}
+
+static void *count_task(void *ctx, int slot, const void *data, size_t len, size_t *result_len)
+{
+    State *s = ctx;
+    (void)slot;
+    Answer *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    Task t = { 0 };
+    memcpy(&t, data, len < sizeof t ? len : sizeof t);
+    t.fen[FEN_MAX - 1] = '\0';
+    WorkUnit u = { .id = t.id, .depth = t.depth };
+    snprintf(u.fen, sizeof u.fen, "%s", t.fen);
+    a->id = t.id;
+    if (len <= offsetof(Task, fen) ||
+        unit_counter_count(s->counter, &u, &a->nodes, &a->seconds, a->message,
+                           sizeof a->message) != 0)
+        a->status = 1;
+    if (len <= offsetof(Task, fen))
+        snprintf(a->message, sizeof a->message, "a unit message of %zu bytes", len);
+    *result_len = sizeof *a;
+    return a;
+}
+
+/* Takes a rank's answer into its unit and the file. */
+static int record(void *ctx, int from, const void *data, size_t len, char *err, size_t errlen)
+{
+    State *s = ctx;
+    Answer a;
+    if (len != sizeof a) {
+        snprintf(err, errlen, "rank %d sent an answer of %zu bytes", from, len);
+        return -1;
+    }
+    memcpy(&a, data, sizeof a);
+    a.message[sizeof a.message - 1] = '\0';
+    if (a.status != 0) {
+        snprintf(err, errlen, "rank %d could not count %s", from, a.message);
+        return -1;
+    }
+    size_t row = a.id < s->split->n_units ? s->index[a.id] : SIZE_MAX;
+    if (row == SIZE_MAX || s->owner[row] != from) {
+        snprintf(err, errlen, "rank %d sent a count for unit %llu, which it was not given", from,
+                 (unsigned long long)a.id);
+        return -1;
+    }
+    WorkUnit *u = &s->split->units[row];
+    u->nodes = a.nodes;
+    u->rank = from;
+    u->seconds = a.seconds;
+    s->owner[row] = -1;
+    s->done_units++;
+    s->nodes += a.nodes * u->multiplicity;
+    if (perft_file_record_unit(s->file, u, err, errlen) != 0)
+        return -1;
+    PerftProgress pp = { s->done_units, s->todo, s->nodes };
+    progress_perft(&pp, &s->progress);
+    return 0;
+}
+
+static int flush_if_due(void *ctx, char *err, size_t errlen)
+{
+    State *s = ctx;
+    return perft_file_flush_if_due(s->file, err, errlen);
+}
+
+/* Rank 0's index of the split: every unit id once, 0 to n - 1. Returns 0, or -1 with a
+ * message. */
+static int index_units(State *s, char *err, size_t errlen)
+{
+    const Split *split = s->split;
+    const size_t n = split->n_units ? split->n_units : 1;
+    s->index = malloc(n * sizeof *s->index);
+    s->owner = malloc(n * sizeof *s->owner);
+    if (!s->index || !s->owner) {
+        snprintf(err, errlen, "out of memory for %zu units", split->n_units);
+        return -1;
+    }
+    for (size_t i = 0; i < split->n_units; i++)
+        s->index[i] = SIZE_MAX;
+    for (size_t i = 0; i < split->n_units; i++) {
+        uint64_t id = split->units[i].id;
+        if (id >= split->n_units || s->index[id] != SIZE_MAX) {
+            snprintf(err, errlen, "the split's unit ids are not 0 to %zu, each once",
+                     split->n_units - 1);
+            return -1;
+        }
+        s->index[id] = i;
+        s->owner[i] = -1;
+        if (split->units[i].nodes == UNIT_NOT_DONE)
+            s->todo++;
+    }
+    return 0;
+}
+
+int perft_distribute_run(Split *split, PerftFile *h, UnitCounter *counter, bool quiet,
+                         FarmStats *stats, char *err, size_t errlen)
+{
+    /* On the heap: after a failure rank 0's counting thread is left running until the caller
+     * aborts the job, so what it uses must outlive this function. */
+    State *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    *s = (State){ .split = split, .file = h, .counter = counter };
+    int rc = comm_rank() == 0 ? index_units(s, err, errlen) : 0;
+    if (rc == 0) {
+        /* One unit at a time on all of the rank's threads, the next one held. */
+        const FarmJob job = { .ctx = s, .slots = 1, .ahead = 1, .next = next_task,
+                              .result = record, .idle = flush_if_due, .work = count_task };
+        progress_start(&s->progress, "perft", quiet || comm_rank() != 0);
+        rc = farm_run(&job, stats, err, errlen);
+        progress_finish(&s->progress);
+        if (rc != 0)
+            return rc; /* s stays: the job is aborted */
+    }
+    if (rc == 0 && comm_rank() == 0)
+        rc = perft_file_flush(h, err, errlen);
+    free(s->index);
+    free(s->owner);
+    free(s);
+    return rc;
+}

@@ -1,0 +1,244 @@
+/* The distributed perft job, from its options to its result: every rank starts the job with
+ * the same options; rank 0 splits it (or reads the checkpoint back), creates the result file and
+ * coordinates, the others count; rank 0 prints the result as `carrera perft` does. A failure
+ * before the counting starts stops every rank together with one message; a failure during it
+ * (the disk, a worker) leaves the checkpoint and aborts the whole job. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "perft_run.h"
+
+#include <inttypes.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exit_status.h"
+#include "comm.h"
+#include "estimate.h"
+#include "paths.h"
+#include "perft_config.h"
+#include "perft_distribute.h"
+#include "perft_file.h"
+#include "provenance.h"
+#include "turn.h"
+#include "unit_counter.h"
+#include "split.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Rank 0's set-up: a new split and result file, or the checkpoint read back. Returns 0, or the
+ * exit status with a message in err. */
+static int start_rank0(const PerftRun *job, const Provenance *prov, int ranks, int threads,
+                       Split *split, PerftFile **h, char *err, size_t errlen)
+{
+    const Variant *v = job->setup.variant;
+    Position root;
+    position_from_setup(&root, &job->setup);
+    char fen[FEN_MAX];
+    setup_to_fen(&job->setup, v->castle960 ? FEN_CASTLING_SHREDDER : FEN_CASTLING_KQ, fen,
+                 sizeof fen);
+    PerftFileInfo info = {
+        v->name, job->rules, fen, job->depth, job->split_depth, prov, job->checkpoint_interval,
+        false
+    };
+    const bool exists = access(job->output, F_OK) == 0;
+    if (job->resume) {
+        if (!exists) {
+            snprintf(err, errlen,
+                     "%s: no checkpoint to resume (the file does not exist); start "
+                     "the job without --resume",
+                     job->output);
+            return 2;
+        }
+        *h = perft_file_open_resume(job->output, &info, split, err, errlen);
+        return *h ? 0 : 2;
+    }
+    if (exists) {
+        snprintf(err, errlen,
+                 "%s already exists: add --resume to continue that job, or choose "
+                 "another output",
+                 job->output);
+        return 2;
+    }
+    if (make_parent_dirs(job->output, err, errlen) != 0)
+        return 1;
+    int sd = job->split_depth > 0
+                 ? job->split_depth
+                 : split_choose_depth_for(&root, &job->rules, job->depth, ranks, threads);
+    if (split_make(&root, &job->rules, job->depth, sd, split) != 0) {
+        snprintf(err, errlen, "out of memory splitting the job at depth %d", sd);
+        return 1;
+    }
+    info.split_depth = split->split_depth;
+    *h = perft_file_create(job->output, &info, split, err, errlen);
+    return *h ? 0 : 1;
+}
+
+/* What `carrera perft` prints (divide_print's format). */
+static void print_result(const PerftRun *job, const Split *split, uint64_t total)
+{
+    const Variant *v = job->setup.variant;
+    if (job->divide) {
+        uint64_t *per_root = calloc(split->n_root ? split->n_root : 1, sizeof *per_root);
+        if (per_root && split_divide(split, per_root) == 0) {
+            for (size_t i = 0; i < split->n_root; i++) {
+                char text[TURN_TEXT_MAX];
+                turn_to_uci(&split->root_turns[i], v, v->castle960, text);
+                printf("%s: %" PRIu64 "\n", text, per_root[i]);
+            }
+        }
+        free(per_root);
+        putchar('\n');
+    }
+    if (job->rules.turns != TURNS_SINGLE)
+        printf("Unit: turns (%s, %s en passant)\n", turn_rules_name(job->rules.turns),
+               ep_rule_name(job->rules.ep));
+    printf("Nodes searched: %" PRIu64 "\n", total);
+    fflush(stdout);
+}
+
+int perft_run(const PerftRun *job)
+{
+    const double start = now();
+    char err[1024] = "";
+    if (comm_init(NULL, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "carrera: error: %s\n", err);
+        return 1;
+    }
+    const int rank = comm_rank(), ranks = comm_size();
+    const int threads = job->threads > 0 ? job->threads : omp_get_max_threads();
+    char **hosts = NULL;
+    int status = 0;
+    if (comm_gather_hosts(&hosts) != 0) {
+        snprintf(err, sizeof err, "out of memory gathering the host names");
+        status = 1;
+    }
+    UnitCounter counter = { 0 };
+    if (status == 0 && estimate_check_memory(job->hash_bytes, "the hash table would", err, sizeof err) != 0)
+        status = EXIT_USAGE;
+    if (status == 0 && unit_counter_init(&counter, job->setup.variant, &job->rules, threads,
+                                         job->hash_bytes, err, sizeof err) != 0)
+        status = 1;
+    Split split = { 0 };
+    PerftFile *h = NULL;
+    Provenance prov;
+    if (rank == 0 && status == 0) {
+        provenance_init(&prov, ranks, threads, (const char *const *)hosts, (size_t)ranks,
+                        job->config_text);
+        status = start_rank0(job, &prov, ranks, threads, &split, &h, err, sizeof err);
+    }
+    status = comm_agree(status, err);
+    if (status != 0) {
+        if (h)
+            perft_file_close(h, err, sizeof err);
+        split_free(&split);
+        unit_counter_free(&counter);
+        comm_free_hosts(hosts, ranks);
+        comm_finalize();
+        return status;
+    }
+    if (rank != 0) {
+        if (perft_distribute_run(NULL, NULL, &counter, true, NULL, err, sizeof err) != 0) {
+            fprintf(stderr, "carrera: error: rank %d: %s\n", rank, err);
+            comm_abort(1);
+        }
+        unit_counter_free(&counter);
+        comm_finalize();
+        return 0;
+    }
+
+    Position root;
+    position_from_setup(&root, &job->setup);
+    estimate_note_perft(&root, &job->rules, job->depth, threads, ranks, true);
+    size_t done_before = 0;
+    for (size_t i = 0; i < split.n_units; i++)
+        done_before += split.units[i].nodes != UNIT_NOT_DONE;
+    if (!job->quiet) {
+        if (perft_file_resume_count(h) > 0)
+            fprintf(stderr, "perft: resuming %s (resume %d): %zu of %zu units counted before\n",
+                    job->output, perft_file_resume_count(h), done_before, split.n_units);
+        fprintf(stderr, "perft: %zu unit%s at split depth %d, %d rank%s x %d thread%s\n",
+                split.n_units, split.n_units == 1 ? "" : "s", split.split_depth, ranks,
+                ranks == 1 ? "" : "s", threads, threads == 1 ? "" : "s");
+    }
+    FarmStats fs = { 0 };
+    if (perft_distribute_run(&split, h, &counter, job->quiet, &fs, err, sizeof err) != 0) {
+        fprintf(stderr, "carrera: error: %s\n", err);
+        char closing[512];
+        if (perft_file_close(h, closing, sizeof closing) != 0)
+            fprintf(stderr, "carrera: error: %s\n", closing);
+        fprintf(stderr,
+                "carrera: the checkpoint %s keeps the units recorded; --resume continues "
+                "it\n",
+                job->output);
+        comm_abort(1);
+    }
+    uint64_t total = 0;
+    int rc = 0;
+    if (perft_file_finish(h, &split, NULL, 0, NULL, &total, err, sizeof err) != 0) {
+        fprintf(stderr, "carrera: error: %s\n", err);
+        rc = 1;
+    } else {
+        print_result(job, &split, total);
+        double seconds = now() - start;
+        fprintf(stderr,
+                "time: %.2f s (%zu units counted, %zu by rank 0, whose counting thread "
+                "was busy %.0f%% of the time)\n",
+                seconds, (size_t)fs.tasks, (size_t)fs.tasks_local,
+                fs.seconds > 0 ? 100.0 * fs.local_busy / fs.seconds : 0.0);
+        fprintf(stderr, "result: %s\n", job->output);
+        if (ferror(stdout)) {
+            fputs("carrera: error writing the output\n", stderr);
+            rc = 1;
+        }
+    }
+    split_free(&split);
+    unit_counter_free(&counter);
+    comm_free_hosts(hosts, ranks);
+    comm_finalize();
+    return rc;
+}
+
+int perft_run_config(const char *path, const char *out, bool resume, bool divide,
+                             bool quiet)
+{
+    char err[1024] = "";
+    if (comm_init(NULL, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "carrera: error: %s\n", err);
+        return 1;
+    }
+    PerftConfig c;
+    const bool read = perft_config_read(path, &c, err, sizeof err) == 0;
+    int status = comm_agree(read ? 0 : 2, err);
+    if (status != 0) {
+        if (read)
+            perft_config_free(&c);
+        comm_finalize();
+        return status;
+    }
+    PerftRun job = {
+        .setup = c.setup,
+        .rules = c.rules,
+        .depth = c.depth,
+        .split_depth = c.split_depth == CONFIG_SPLIT_AUTO ? 0 : c.split_depth,
+        .threads = c.threads,
+        .hash_bytes = (size_t)c.hash_mb << 20,
+        .output = out ? out : c.output,
+        .checkpoint_interval = c.checkpoint_interval,
+        .resume = resume,
+        .divide = divide,
+        .quiet = quiet,
+        .config_text = c.text,
+    };
+    int rc = perft_run(&job);
+    perft_config_free(&c);
+    return rc;
+}

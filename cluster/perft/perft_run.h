@@ -1,0 +1,38 @@
+/* The distributed perft job: `carrera perft ... --out FILE` and `carrera perft --config FILE`,
+ * under mpiexec or srun on R ranks, or as one process without them. Ties the split (split.h),
+ * the result file (perft_file.h) and the units' distribution (perft_distribute.h) together. */
+#ifndef CARRERA_PERFT_RUN_H
+#define CARRERA_PERFT_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rules.h"
+#include "setup.h"
+
+typedef struct PerftRun {
+    Setup setup; /* the root position and its variant */
+    Rules rules;
+    int depth;
+    int split_depth;    /* 0: chosen (split_choose_depth_for) */
+    int threads;        /* per rank; 0: OMP_NUM_THREADS, else every core */
+    size_t hash_bytes;  /* per rank; 0: no table */
+    const char *output; /* the HDF5 result file */
+    double checkpoint_interval;
+    bool resume; /* continue the checkpoint at output (it must exist) */
+    bool divide, quiet;
+    const char *config_text; /* the configuration for the provenance (file text or command line) */
+} PerftRun;
+
+/* Runs the job on every rank (each rank calls this with the same job). Rank 0 prints what
+ * `carrera perft` prints on stdout, and the time and result file on stderr. Returns the exit
+ * status: 0, 1 (the run failed: a file could not be written, memory), 2 (the job cannot start:
+ * the output exists without --resume, no checkpoint to resume, a checkpoint of another job). */
+int perft_run(const PerftRun *job);
+
+/* `carrera perft --config FILE [--resume] [--divide] [--quiet] [--out FILE]`: the job from the
+ * configuration file (out, when not NULL, replaces its output). Returns the exit status. */
+int perft_run_config(const char *path, const char *out, bool resume, bool divide,
+                             bool quiet);
+
+#endif

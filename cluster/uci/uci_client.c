@@ -1,0 +1,509 @@
+/* The UCI engine client: the handshake, options, positions, `go perft` answers (for `carrera
+ * bisect`) and searches (for matches) of an external engine, each step with a deadline and a
+ * message for every failure. */
+#define _POSIX_C_SOURCE 200809L /* strdup, strsignal, strcasecmp, clock_gettime */
+
+#include "uci_client.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#define MAX_ENGINE_ARGS 64
+#define LINE_MAX_LEN    16384
+/* How long a polite `quit` may take before the engine is killed. */
+#define QUIT_MS 2000
+
+static long long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* The engine's next line, waiting until deadline (now_ms() time) at most: 1 for a line, 0 at
+ * the end of its output, -1 when the deadline passed. */
+static int read_line_by(UciClient *e, long long deadline, char *line, size_t len)
+{
+    long long left = deadline - now_ms();
+    return left < 0 ? -1 : subprocess_read_line(&e->proc, line, len, (int)left);
+}
+
+/* "exit status 3", "killed by signal 9 (Killed)": how the engine ended. */
+static void describe_end(int status, char *out, size_t outlen)
+{
+    if (status < 0)
+        snprintf(out, outlen, "its exit status is unknown");
+    else if (status >= 128)
+        snprintf(out, outlen, "killed by signal %d, %s", status - 128, strsignal(status - 128));
+    else
+        snprintf(out, outlen, "exit status %d", status);
+}
+
+/* Kills the engine at once: after a failure its state is unknown. */
+static void uci_client_kill(UciClient *e)
+{
+    if (e->running) {
+        subprocess_finish(&e->proc, 0);
+        e->running = false;
+    }
+}
+
+/* The engine's output ended: reaps it and says how it ended. */
+static void uci_client_gone(UciClient *e, char *end, size_t endlen)
+{
+    int status = subprocess_finish(&e->proc, QUIT_MS);
+    e->running = false;
+    describe_end(status, end, endlen);
+}
+
+static double seconds(int ms) { return ms / 1000.0; }
+
+/* Strips trailing white space in place. */
+static void chomp(char *line)
+{
+    size_t n = strlen(line);
+    while (n > 0 && isspace((unsigned char)line[n - 1]))
+        line[--n] = '\0';
+}
+
+/* Whether vars (" var a var b ...") offers value; an engine that lists none accepts anything. */
+static bool offers(const char *vars, const char *value)
+{
+    if (!vars)
+        return true;
+    char *copy = strdup(vars);
+    if (!copy)
+        return true;
+    bool found = false, after_var = false;
+    for (char *t = strtok(copy, " \t"); t && !found; t = strtok(NULL, " \t")) {
+        found = after_var && strcasecmp(t, value) == 0;
+        after_var = strcmp(t, "var") == 0;
+    }
+    free(copy);
+    return found;
+}
+
+/* Notes an `option name NAME type ...` line of the answer to `uci`. */
+static void note_option(UciClient *e, const char *line)
+{
+    const char *name = line + strlen("option name ");
+    const char *type = strstr(name, " type ");
+    if (!type)
+        return;
+    size_t len = (size_t)(type - name);
+    const char *vars = strstr(type, " var ");
+#define IS(opt) (len == strlen(opt) && strncasecmp(name, opt, len) == 0)
+    if (IS("UCI_Variant")) {
+        e->has_variant = true;
+        free(e->variant_vars);
+        e->variant_vars = vars ? strdup(vars) : NULL;
+    } else if (IS("UCI_Chess960")) {
+        e->has_chess960 = true;
+    } else if (IS("TurnRules")) {
+        e->has_turn_rules = true;
+        free(e->turn_rules_vars);
+        e->turn_rules_vars = vars ? strdup(vars) : NULL;
+    } else if (IS("EnPassantRule")) {
+        e->has_ep_rule = true;
+    }
+#undef IS
+}
+
+int uci_client_start(UciClient *e, const char *command, int handshake_ms, char *err, size_t errlen)
+{
+    *e = (UciClient){ .handshake_ms = handshake_ms };
+    snprintf(e->command, sizeof e->command, "%s", command);
+    char words[sizeof e->command];
+    snprintf(words, sizeof words, "%s", command);
+    char *argv[MAX_ENGINE_ARGS + 1];
+    int argc = 0;
+    for (char *t = strtok(words, " \t\r\n"); t; t = strtok(NULL, " \t\r\n")) {
+        if (argc == MAX_ENGINE_ARGS) {
+            snprintf(err, errlen, "the engine command has more than %d words", MAX_ENGINE_ARGS);
+            return -1;
+        }
+        argv[argc++] = t;
+    }
+    argv[argc] = NULL;
+    if (argc == 0) {
+        snprintf(err, errlen, "the engine command is empty");
+        return -1;
+    }
+    char why[256];
+    if (subprocess_start(&e->proc, argv, why, sizeof why) != 0) {
+        snprintf(err, errlen, "cannot start the engine: %s", why);
+        return -1;
+    }
+    e->running = true;
+    /* An engine that exits at once may do so before or after reading `uci`: one message. */
+    if (subprocess_send(&e->proc, "uci\n") != 0) {
+        uci_client_gone(e, why, sizeof why);
+        snprintf(err, errlen, "the engine '%s' exited before answering 'uci' with 'uciok' (%s)",
+                 e->command, why);
+        return -1;
+    }
+    /* Engines may print a banner or anything else before `uciok`: only options matter. */
+    char line[LINE_MAX_LEN];
+    long long deadline = now_ms() + handshake_ms;
+    for (;;) {
+        int got = read_line_by(e, deadline, line, sizeof line);
+        if (got == 0) {
+            uci_client_gone(e, why, sizeof why);
+            snprintf(err, errlen, "the engine '%s' exited before answering 'uci' with 'uciok' (%s)",
+                     e->command, why);
+            return -1;
+        }
+        if (got < 0) {
+            uci_client_kill(e);
+            snprintf(err, errlen,
+                     "the engine '%s' did not answer 'uci' with 'uciok' within %g s: is it a UCI "
+                     "engine?",
+                     e->command, seconds(handshake_ms));
+            return -1;
+        }
+        chomp(line);
+        if (strcmp(line, "uciok") == 0)
+            return 0;
+        if (strncmp(line, "id name ", 8) == 0)
+            snprintf(e->id_name, sizeof e->id_name, "%.*s", (int)sizeof e->id_name - 1, line + 8);
+        else if (strncmp(line, "option name ", 12) == 0)
+            note_option(e, line);
+    }
+}
+
+/* Whether a line printed before `readyok` reports that the last commands were refused. Engines
+ * word this freely: Stockfish prints "No such option: X", Carrera "info string error: ...". */
+static bool is_complaint(const char *line)
+{
+    if (strncasecmp(line, "No such option", 14) == 0)
+        return true;
+    for (const char *c = line; *c; c++)
+        if (strncasecmp(c, "error", 5) == 0 || strncasecmp(c, "invalid", 7) == 0 ||
+            strncasecmp(c, "illegal", 7) == 0)
+            return true;
+    return false;
+}
+
+/* Sends commands followed by `isready` and waits for `readyok`; what names the commands in
+ * messages. */
+static int sync_with(UciClient *e, const char *commands, const char *what, char *err, size_t errlen)
+{
+    char why[256];
+    if (subprocess_send(&e->proc, commands) != 0 || subprocess_send(&e->proc, "isready\n") != 0) {
+        uci_client_gone(e, why, sizeof why);
+        snprintf(err, errlen, "the engine has exited (%s) before %s", why, what);
+        return -1;
+    }
+    char line[LINE_MAX_LEN];
+    long long deadline = now_ms() + e->handshake_ms;
+    for (;;) {
+        int got = read_line_by(e, deadline, line, sizeof line);
+        if (got == 0) {
+            uci_client_gone(e, why, sizeof why);
+            snprintf(err, errlen, "the engine exited (%s) after %s", why, what);
+            return -1;
+        }
+        if (got < 0) {
+            uci_client_kill(e);
+            snprintf(err, errlen, "the engine did not answer 'isready' within %g s after %s",
+                     seconds(e->handshake_ms), what);
+            return -1;
+        }
+        chomp(line);
+        if (strcmp(line, "readyok") == 0)
+            return 0;
+        if (is_complaint(line)) {
+            uci_client_kill(e);
+            snprintf(err, errlen, "the engine refused %s: it answered '%s'", what, line);
+            return -1;
+        }
+    }
+}
+
+/* Appends `setoption name NAME value VALUE` to buf, or fails when the engine lacks the option;
+ * purpose says what the option is for, in messages. Without the option, the default value needs
+ * no command. */
+static int add_option(const UciClient *e, bool has, const char *vars, const char *name,
+                      const char *value, bool is_default, const char *purpose, char *buf,
+                      size_t buflen, char *err, size_t errlen)
+{
+    if (!has) {
+        if (is_default)
+            return 0;
+        snprintf(err, errlen, "the engine '%s' has no %s option, so it cannot %s", e->command, name,
+                 purpose);
+        return -1;
+    }
+    if (!offers(vars, value)) {
+        snprintf(err, errlen,
+                 "the engine '%s' cannot %s: its %s option does not offer '%s' (it offers:%.600s)",
+                 e->command, purpose, name, value, vars);
+        return -1;
+    }
+    size_t used = strlen(buf);
+    snprintf(buf + used, buflen - used, "setoption name %s value %s\n", name, value);
+    return 0;
+}
+
+int uci_client_setup(UciClient *e, const UciClientSetup *s, char *err, size_t errlen)
+{
+    char commands[1024] = "", purpose[128];
+    if (s->chess960 &&
+        add_option(e, e->has_chess960, NULL, "UCI_Chess960", "true", false, "use Chess960 castling",
+                   commands, sizeof commands, err, errlen) != 0)
+        goto fail;
+    if (s->uci_variant) {
+        snprintf(purpose, sizeof purpose, "play %s", s->uci_variant);
+        if (add_option(e, e->has_variant, e->variant_vars, "UCI_Variant", s->uci_variant,
+                       strcmp(s->uci_variant, "chess") == 0, purpose, commands, sizeof commands,
+                       err, errlen) != 0)
+            goto fail;
+    }
+    bool single = !s->turn_rules || strcmp(s->turn_rules, "single") == 0;
+    if (s->turn_rules) {
+        snprintf(purpose, sizeof purpose, "count under %s rules", s->turn_rules);
+        if (add_option(e, e->has_turn_rules, e->turn_rules_vars, "TurnRules", s->turn_rules, single,
+                       purpose, commands, sizeof commands, err, errlen) != 0)
+            goto fail;
+    }
+    /* The en passant rule means nothing to single-move chess. */
+    if (s->ep_rule) {
+        snprintf(purpose, sizeof purpose, "use the %s en passant rule", s->ep_rule);
+        if (add_option(e, e->has_ep_rule, NULL, "EnPassantRule", s->ep_rule,
+                       single || strcmp(s->ep_rule, "classic") == 0, purpose, commands,
+                       sizeof commands, err, errlen) != 0)
+            goto fail;
+    }
+    return sync_with(e, commands, "the options", err, errlen);
+fail:
+    uci_client_kill(e);
+    return -1;
+}
+
+int uci_client_go_perft(UciClient *e, const char *fen, const char *moves, int depth, char *err,
+                    size_t errlen)
+{
+    char command[LINE_MAX_LEN];
+    snprintf(command, sizeof command, "position fen %s%s%s\n", fen, moves ? " moves " : "",
+             moves ? moves : "");
+    char what[900];
+    int shown = (int)strlen(command) - 1;
+    snprintf(what, sizeof what, "'%.*s'", shown < 800 ? shown : 800, command);
+    if (sync_with(e, command, what, err, errlen) != 0)
+        return -1;
+    snprintf(e->asked, sizeof e->asked, "'go perft %d' for %s", depth, what);
+    snprintf(command, sizeof command, "go perft %d\n", depth);
+    if (subprocess_send(&e->proc, command) != 0) {
+        char why[256];
+        uci_client_gone(e, why, sizeof why);
+        snprintf(err, errlen, "the engine exited (%s) before 'go perft %d'", why, depth);
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads a whole decimal count (digits, then nothing); false for anything else. */
+static bool parse_count(const char *c, uint64_t *count)
+{
+    while (*c == ' ' || *c == '\t')
+        c++;
+    if (!isdigit((unsigned char)*c))
+        return false;
+    uint64_t value = 0;
+    for (; isdigit((unsigned char)*c); c++) {
+        if (value > (UINT64_MAX - 9) / 10)
+            return false;
+        value = value * 10 + (uint64_t)(*c - '0');
+    }
+    *count = value;
+    return *c == '\0';
+}
+
+/* Reads "MOVE: COUNT" (the move one word without ':'); false for anything else. */
+static bool parse_divide_line(const char *line, char *move, uint64_t *count)
+{
+    const char *colon = strchr(line, ':');
+    if (!colon || colon == line || (size_t)(colon - line) >= DIVIDE_MOVE_MAX)
+        return false;
+    for (const char *c = line; c < colon; c++)
+        if (isspace((unsigned char)*c))
+            return false;
+    if (!parse_count(colon + 1, count))
+        return false;
+    memcpy(move, line, (size_t)(colon - line));
+    move[colon - line] = '\0';
+    return true;
+}
+
+int uci_client_read_divide(UciClient *e, int timeout_ms, Divide *d, char *err, size_t errlen)
+{
+    divide_clear(d);
+    char line[LINE_MAX_LEN];
+    char why[256];
+    long long deadline = now_ms() + timeout_ms;
+    for (;;) {
+        int got = read_line_by(e, deadline, line, sizeof line);
+        if (got == 0) {
+            uci_client_gone(e, why, sizeof why);
+            snprintf(err, errlen,
+                     "the engine exited (%s) in the middle of its answer to %s, after %zu move "
+                     "lines",
+                     why, e->asked, d->n);
+            return -1;
+        }
+        if (got < 0) {
+            uci_client_kill(e);
+            snprintf(err, errlen,
+                     "the engine did not finish its answer to %s within %g s (%zu move lines "
+                     "so far; --timeout sets the limit)",
+                     e->asked, seconds(timeout_ms), d->n);
+            return -1;
+        }
+        chomp(line);
+        const char *start = line;
+        while (*start == ' ' || *start == '\t')
+            start++;
+        if (*start == '\0' || strncmp(start, "Unit:", 5) == 0 ||
+            (strncmp(start, "info", 4) == 0 &&
+             (start[4] == '\0' || isspace((unsigned char)start[4]))))
+            continue;
+        char move[DIVIDE_MOVE_MAX];
+        uint64_t count;
+        if (strncmp(start, "Nodes searched:", 15) == 0) {
+            if (!parse_count(start + 15, &count)) {
+                uci_client_kill(e);
+                snprintf(err, errlen,
+                         "the engine printed an unreadable total in its answer to "
+                         "%s: '%.200s'",
+                         e->asked, line);
+                return -1;
+            }
+            if (count != d->total) {
+                uci_client_kill(e);
+                snprintf(
+                    err, errlen,
+                    "the engine's total (%.100s) is not the sum of its %zu move lines (%" PRIu64
+                    ") in its answer to %s",
+                    start, d->n, d->total, e->asked);
+                return -1;
+            }
+            return 0;
+        }
+        if (!parse_divide_line(start, move, &count)) {
+            uci_client_kill(e);
+            snprintf(err, errlen,
+                     "the engine printed a line that is not perft output in its answer to %s: "
+                     "'%.200s' (expected 'move: count', 'Nodes searched: N', 'info ...' or an "
+                     "empty line)",
+                     e->asked, line);
+            return -1;
+        }
+        if (!divide_add(d, move, count)) {
+            uci_client_kill(e);
+            snprintf(err, errlen, "out of memory reading the engine's answer");
+            return -1;
+        }
+    }
+}
+
+int uci_client_set_options(UciClient *e, const char *const *names, const char *const *values, int n,
+                       char *err, size_t errlen)
+{
+    char commands[8192] = "";
+    size_t used = 0;
+    for (int i = 0; i < n; i++) {
+        int w = snprintf(commands + used, sizeof commands - used, "setoption name %s value %s\n",
+                         names[i], values[i]);
+        if (w < 0 || (size_t)w >= sizeof commands - used) {
+            snprintf(err, errlen, "too many engine options to send at once");
+            return -1;
+        }
+        used += (size_t)w;
+    }
+    return n == 0 ? 0 : sync_with(e, commands, "the options", err, errlen);
+}
+
+int uci_client_new_game(UciClient *e, char *err, size_t errlen)
+{
+    return sync_with(e, "ucinewgame\n", "'ucinewgame'", err, errlen);
+}
+
+/* Notes the score and node count of an `info` line. */
+static void note_info(const char *line, UciSearchAnswer *out)
+{
+    const char *score = strstr(line, " score ");
+    if (score) {
+        int v;
+        if (sscanf(score, " score cp %d", &v) == 1) {
+            out->has_score = true;
+            out->mate = false;
+            out->score = v;
+        } else if (sscanf(score, " score mate %d", &v) == 1) {
+            out->has_score = true;
+            out->mate = true;
+            out->score = v;
+        }
+    }
+    const char *nodes = strstr(line, " nodes ");
+    uint64_t n;
+    if (nodes && sscanf(nodes, " nodes %" SCNu64, &n) == 1)
+        out->nodes = n;
+}
+
+UciAnswer uci_client_search(UciClient *e, const char *position, const char *go, int timeout_ms,
+                           UciSearchAnswer *out, char *err, size_t errlen)
+{
+    *out = (UciSearchAnswer){ 0 };
+    char why[256];
+    if (subprocess_send(&e->proc, position) != 0 || subprocess_send(&e->proc, "\n") != 0
+        || subprocess_send(&e->proc, go) != 0 || subprocess_send(&e->proc, "\n") != 0) {
+        uci_client_gone(e, why, sizeof why);
+        snprintf(err, errlen, "the engine exited (%s) before '%s'", why, go);
+        return ANSWER_EXITED;
+    }
+    char line[LINE_MAX_LEN];
+    long long deadline = now_ms() + timeout_ms;
+    for (;;) {
+        int got = read_line_by(e, deadline, line, sizeof line);
+        if (got == 0) {
+            uci_client_gone(e, why, sizeof why);
+            snprintf(err, errlen, "the engine exited (%s) while searching ('%s')", why, go);
+            return ANSWER_EXITED;
+        }
+        if (got < 0) {
+            uci_client_kill(e);
+            snprintf(err, errlen, "no bestmove within %g s of '%s'", seconds(timeout_ms), go);
+            return ANSWER_TIMEOUT;
+        }
+        chomp(line);
+        if (line[0] == '\0' || strncmp(line, "info", 4) == 0) {
+            note_info(line, out);
+            continue;
+        }
+        if (strncmp(line, "bestmove ", 9) == 0 && line[9] != '\0' && line[9] != ' ') {
+            snprintf(out->bestmove, sizeof out->bestmove, "%.*s", (int)strcspn(line + 9, " "),
+                     line + 9);
+            return ANSWER_OK;
+        }
+        uci_client_kill(e);
+        snprintf(err, errlen, "the engine answered '%.200s' while searching ('%s')", line, go);
+        return ANSWER_GARBAGE;
+    }
+}
+
+void uci_client_stop(UciClient *e)
+{
+    if (e->running) {
+        subprocess_send(&e->proc, "quit\n");
+        subprocess_finish(&e->proc, QUIT_MS);
+        e->running = false;
+    }
+    free(e->variant_vars);
+    free(e->turn_rules_vars);
+    e->variant_vars = e->turn_rules_vars = NULL;
+}

@@ -1,0 +1,544 @@
+/* The UCI loop: one line in, its answer out (flushed at once, the peer waits on it). The search
+ * runs in a thread of its own so that `stop`, `isready` and `quit` are answered while it thinks;
+ * every other command that would change what it searches first stops it.
+ *
+ * Double-move turns: UCI has no notation for a turn of two movements. Carrera writes and reads
+ * such a turn as its movements in UCI notation joined by a comma ("e2e4,g1f3"; '/' is read too),
+ * in `bestmove`, in `info ... pv` and in `position ... moves`. Single-move rule sets stay plain
+ * UCI. */
+#define _POSIX_C_SOURCE 200809L /* getline, strcasecmp, nanosleep */
+
+#include "uci_server.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "divide.h"
+#include "eval.h"
+#include "game.h"
+#include "move.h"
+#include "position.h"
+#include "search.h"
+#include "setup.h"
+#include "turn.h"
+#include "variant.h"
+#include "version.h"
+
+#define HASH_DEFAULT_MB 16
+#define HASH_MAX_MB     65536
+
+typedef struct Uci {
+    FILE *out;
+    pthread_mutex_t out_lock; /* the search thread writes info and bestmove lines too */
+    const Variant *variant;   /* UCI_Variant */
+    bool chess960;            /* UCI_Chess960 */
+    Rules turn_rules;         /* TurnRules, EnPassantRule */
+    Game game;                /* the position and the turns that led to it */
+    EvalParams params;        /* every evaluation parameter is an option */
+    Eval eval;                /* prepared from params when a search starts */
+    Searcher *searcher;
+    pthread_t thread;
+    bool searching;           /* a search thread exists and has not been joined */
+    bool infinite;            /* it may print bestmove only after `stop` */
+    atomic_bool stop;
+    SearchInput input;
+} Uci;
+
+static void reply(Uci *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void reply(Uci *u, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&u->out_lock);
+    vfprintf(u->out, fmt, ap);
+    fputc('\n', u->out);
+    fflush(u->out);
+    pthread_mutex_unlock(&u->out_lock);
+    va_end(ap);
+}
+
+/* The rules positions are read under: with UCI_Chess960 the chess variant becomes chess960,
+ * whose castling covers the standard array too and whose FEN reader takes X-FEN/Shredder. */
+static const Variant *rules(const Uci *u)
+{
+    if (u->chess960 && strcmp(u->variant->name, "chess") == 0) {
+        const Variant *v = variant_by_name("chess960");
+        if (v)
+            return v;
+    }
+    return u->variant;
+}
+
+/* Castling text is king-takes-rook in Chess960 mode and always for the random-array variants. */
+static bool castle960(const Uci *u) { return u->chess960 || u->variant->castle960; }
+
+/* Starts the game anew from p; false (the old game kept) when memory runs out. */
+static bool new_game(Uci *u, const Position *p)
+{
+    Game g;
+    if (!game_init(&g, p, &u->turn_rules, castle960(u))) {
+        reply(u, "info string error: out of memory");
+        return false;
+    }
+    game_free(&u->game);
+    u->game = g;
+    return true;
+}
+
+static void reset_position(Uci *u)
+{
+    Setup s;
+    Position p;
+    setup_start(&s, rules(u));
+    position_from_setup(&p, &s);
+    new_game(u, &p);
+}
+
+/* Joins tokens[from..to) with single spaces into out. */
+static void join(char **tokens, int from, int to, char *out, size_t outlen)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = from; i < to && used < outlen; i++)
+        used += (size_t)snprintf(out + used, outlen - used, "%s%s", i > from ? " " : "", tokens[i]);
+}
+
+/* A turn as UCI text: the movements joined by ','. */
+static void turn_text(const Uci *u, const Turn *t, char out[TURN_TEXT_MAX])
+{
+    turn_to_uci(t, u->game.pos.variant, castle960(u), out);
+    for (char *c = out; *c; c++)
+        if (*c == '/')
+            *c = ',';
+}
+
+/* ---- the search thread --------------------------------------------------------------------- */
+
+static void print_info(const SearchReport *r, void *ctx)
+{
+    Uci *u = ctx;
+    char line[8192], turn[TURN_TEXT_MAX];
+    size_t used = (size_t)snprintf(line, sizeof line, "info depth %d seldepth %d", r->depth,
+                                   r->seldepth);
+    if (r->mate)
+        used += (size_t)snprintf(line + used, sizeof line - used, " score mate %d", r->mate);
+    else
+        used += (size_t)snprintf(line + used, sizeof line - used, " score cp %d", r->score);
+    if (r->lowerbound || r->upperbound)
+        used += (size_t)snprintf(line + used, sizeof line - used, " %s",
+                                 r->lowerbound ? "lowerbound" : "upperbound");
+    uint64_t nps = r->ms > 0 ? r->nodes * 1000 / (uint64_t)r->ms : r->nodes * 1000;
+    used += (size_t)snprintf(line + used, sizeof line - used,
+                             " nodes %" PRIu64 " nps %" PRIu64 " hashfull %d time %" PRId64 " pv",
+                             r->nodes, nps, r->hashfull, r->ms);
+    for (int i = 0; i < r->pv_len && used + TURN_TEXT_MAX + 2 < sizeof line; i++) {
+        turn_text(u, &r->pv[i], turn);
+        used += (size_t)snprintf(line + used, sizeof line - used, " %s", turn);
+    }
+    reply(u, "%s", line);
+}
+
+static void *search_thread(void *arg)
+{
+    Uci *u = arg;
+    Turn best = search_run(u->searcher, &u->input, NULL);
+    /* `go infinite` must not answer before `stop`, even when the search has nothing left */
+    while (u->infinite && !atomic_load(&u->stop)) {
+        struct timespec pause = { 0, 2000000 };
+        nanosleep(&pause, NULL);
+    }
+    if (best.n == 0) {
+        GameEnd end = position_game_end(&u->game.pos, &u->turn_rules);
+        reply(u, "info depth 0 score %s", end == GAME_STALEMATE ? "cp 0" : "mate 0");
+        reply(u, "bestmove 0000");
+    } else {
+        char text[TURN_TEXT_MAX];
+        turn_text(u, &best, text);
+        reply(u, "bestmove %s", text);
+    }
+    return NULL;
+}
+
+/* Ends a running search (bestmove has been printed when this returns). */
+static void stop_search(Uci *u)
+{
+    if (!u->searching)
+        return;
+    atomic_store(&u->stop, true);
+    pthread_join(u->thread, NULL);
+    u->searching = false;
+}
+
+/* Waits for a running search to end by its own limits (end of input). */
+static void finish_search(Uci *u)
+{
+    if (!u->searching)
+        return;
+    if (u->infinite)
+        atomic_store(&u->stop, true);
+    pthread_join(u->thread, NULL);
+    u->searching = false;
+}
+
+/* ---- commands ------------------------------------------------------------------------------ */
+
+static void cmd_uci(Uci *u)
+{
+    reply(u, "id name Carrera %s", carrera_version);
+    reply(u, "id author the Carrera developers");
+    int count;
+    const Variant *const *all = variant_all(&count);
+    char line[1024];
+    size_t used =
+        (size_t)snprintf(line, sizeof line, "option name UCI_Variant type combo default chess");
+    for (int i = 0; i < count && used < sizeof line; i++)
+        used += (size_t)snprintf(line + used, sizeof line - used, " var %s", all[i]->name);
+    reply(u, "%s", line);
+    reply(u, "option name UCI_Chess960 type check default false");
+    used = (size_t)snprintf(line, sizeof line, "option name TurnRules type combo default single");
+    for (int i = 0; i < TURNS_NB && used < sizeof line; i++)
+        used += (size_t)snprintf(line + used, sizeof line - used, " var %s",
+                                 turn_rules_name((TurnRules)i));
+    reply(u, "%s", line);
+    reply(u, "option name EnPassantRule type combo default classic var classic var modern");
+    reply(u, "option name Hash type spin default %d min 1 max %d", HASH_DEFAULT_MB, HASH_MAX_MB);
+    reply(u, "option name Clear Hash type button");
+    EvalParams defaults;
+    eval_defaults(&defaults);
+    const EvalParamInfo *params = eval_param_list(&count);
+    for (int i = 0; i < count; i++)
+        reply(u, "option name %s type spin default %d min %d max %d", params[i].name,
+              *eval_param_ref(&defaults, &params[i]), params[i].min, params[i].max);
+    reply(u, "uciok");
+}
+
+/* Strict decimal parse of a non-negative number; false on anything else. */
+static bool parse_count(const char *text, long long max, long long *out)
+{
+    char *end;
+    if (text[0] < '0' || text[0] > '9')
+        return false;
+    long long v = strtoll(text, &end, 10);
+    if (*end != '\0' || v < 0 || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+static void cmd_setoption(Uci *u, char **tokens, int n)
+{
+    int value_at = n;
+    for (int i = 2; i < n; i++)
+        if (strcmp(tokens[i], "value") == 0) {
+            value_at = i;
+            break;
+        }
+    if (n < 3 || strcmp(tokens[1], "name") != 0 || value_at == 2) {
+        reply(u, "info string error: expected 'setoption name NAME [value VALUE]'");
+        return;
+    }
+    char name[256], value[256], err[256];
+    join(tokens, 2, value_at, name, sizeof name);
+    join(tokens, value_at + 1, n, value, sizeof value);
+
+    if (strcasecmp(name, "UCI_Variant") == 0) {
+        const Variant *v = variant_by_name(value);
+        if (!v) {
+            reply(u, "info string error: unknown variant '%s'", value);
+            return;
+        }
+        u->variant = v;
+        /* The old position may not even fit the new board. */
+        reset_position(u);
+    } else if (strcasecmp(name, "TurnRules") == 0) {
+        if (!turn_rules_parse(value, &u->turn_rules.turns))
+            reply(u, "info string error: unknown turn rules '%s'", value);
+        else
+            u->game.rules = u->turn_rules;
+    } else if (strcasecmp(name, "EnPassantRule") == 0) {
+        if (!ep_rule_parse(value, &u->turn_rules.ep))
+            reply(u, "info string error: EnPassantRule takes classic or modern, not '%s'", value);
+        else
+            u->game.rules = u->turn_rules;
+    } else if (strcasecmp(name, "UCI_Chess960") == 0) {
+        if (strcmp(value, "true") == 0)
+            u->chess960 = true;
+        else if (strcmp(value, "false") == 0)
+            u->chess960 = false;
+        else
+            reply(u, "info string error: UCI_Chess960 takes true or false, not '%s'", value);
+        u->game.castle960 = castle960(u);
+    } else if (strcasecmp(name, "Hash") == 0) {
+        long long mb;
+        if (!parse_count(value, HASH_MAX_MB, &mb) || mb < 1)
+            reply(u, "info string error: Hash takes 1 to %d (MiB), not '%s'", HASH_MAX_MB, value);
+        else if (!searcher_resize(u->searcher, (size_t)mb))
+            reply(u, "info string error: no memory for a %lld MiB table: the old one is kept", mb);
+    } else if (strcasecmp(name, "Clear Hash") == 0) {
+        searcher_clear(u->searcher);
+    } else if (eval_param_find(name)) {
+        if (eval_param_set(&u->params, name, value, err, sizeof err) != 0)
+            reply(u, "info string error: %s", err);
+    } else {
+        reply(u, "info string error: unknown option '%s'", name);
+    }
+}
+
+/* A bad FEN leaves the current position alone. A bad move keeps the position reached just
+ * before it and ignores the moves after it (they were meant for another position). */
+static void cmd_position(Uci *u, char **tokens, int n)
+{
+    int moves_at = n;
+    for (int i = 1; i < n; i++)
+        if (strcmp(tokens[i], "moves") == 0) {
+            moves_at = i;
+            break;
+        }
+    Setup s;
+    if (n >= 2 && strcmp(tokens[1], "startpos") == 0 && moves_at == 2) {
+        setup_start(&s, rules(u));
+    } else if (n >= 2 && strcmp(tokens[1], "fen") == 0) {
+        char fen[512], err[256];
+        join(tokens, 2, moves_at, fen, sizeof fen);
+        if (setup_from_fen_rules(&s, rules(u), &u->turn_rules, fen, err, sizeof err) != 0) {
+            reply(u, "info string error: bad FEN: %s", err);
+            return;
+        }
+    } else {
+        reply(u, "info string error: expected 'position (startpos | fen FEN) [moves ...]'");
+        return;
+    }
+
+    Position p;
+    position_from_setup(&p, &s);
+    if (!new_game(u, &p))
+        return;
+    for (int i = moves_at + 1; i < n; i++) {
+        if (!game_play_text(&u->game, tokens[i])) {
+            reply(u,
+                  "info string error: illegal %s '%s' (%d): ignoring it and the %d after it",
+                  u->turn_rules.turns == TURNS_SINGLE ? "move" : "turn", tokens[i], i - moves_at,
+                  n - i - 1);
+            break;
+        }
+    }
+}
+
+static void go_perft(Uci *u, char **tokens, int n)
+{
+    if (n != 3) {
+        reply(u, "info string error: expected 'go perft N'");
+        return;
+    }
+    int depth;
+    char err[256];
+    if (divide_parse_depth(tokens[2], &depth, err, sizeof err) != 0) {
+        reply(u, "info string error: %s", err);
+        return;
+    }
+    /* One thread: a GUI comparing perft expects the engine not to take every core. */
+    PerftRunOptions run = { 1, 0, true };
+    pthread_mutex_lock(&u->out_lock);
+    divide_print(u->out, &u->game.pos, &u->turn_rules, UNIT_TURN, depth, true, castle960(u),
+                 &run);
+    pthread_mutex_unlock(&u->out_lock);
+}
+
+/* Reads the limits of `go`; an unknown word or a bad number is reported and skipped, and the
+ * search still runs (a GUI waits for its bestmove). */
+static SearchLimits parse_go(Uci *u, char **tokens, int n, bool *infinite)
+{
+    SearchLimits l = search_limits_none();
+    *infinite = false;
+    for (int i = 1; i < n; i++) {
+        const char *w = tokens[i];
+        if (strcmp(w, "infinite") == 0) {
+            l.infinite = *infinite = true;
+            continue;
+        }
+        if (strcmp(w, "ponder") == 0) {
+            reply(u, "info string pondering is not supported: searching normally");
+            continue;
+        }
+        if (strcmp(w, "searchmoves") == 0) {
+            reply(u, "info string searchmoves is not supported: searching every turn");
+            while (i + 1 < n && strchr("abcdefghij", tokens[i + 1][0]) && tokens[i + 1][1] >= '1'
+                   && tokens[i + 1][1] <= '9')
+                i++;
+            continue;
+        }
+        static const char *const numeric[] = { "depth", "nodes", "movetime", "wtime", "btime",
+                                               "winc", "binc", "movestogo", "mate" };
+        int which = -1;
+        for (int k = 0; k < (int)(sizeof numeric / sizeof *numeric); k++)
+            if (strcmp(w, numeric[k]) == 0)
+                which = k;
+        if (which < 0) {
+            reply(u, "info string error: unknown go parameter '%s' ignored", w);
+            continue;
+        }
+        long long v;
+        /* clocks may be negative after a GUI's lag: a spent clock */
+        bool clock = which >= 3 && which <= 6;
+        const char *text = i + 1 < n ? tokens[i + 1] : "";
+        bool negative = clock && text[0] == '-';
+        if (!parse_count(negative ? text + 1 : text, INT64_MAX / 2, &v)) {
+            reply(u, "info string error: go %s needs a number, not '%s'", w, text);
+            continue;
+        }
+        i++;
+        if (negative)
+            v = 0;
+        switch (which) {
+        case 0: l.depth = v > MAX_PLY - 1 ? MAX_PLY - 1 : (int)v; break;
+        case 1: l.nodes = (uint64_t)v; break;
+        case 2: l.movetime_ms = v; break;
+        case 3: l.time_ms[WHITE] = v; break;
+        case 4: l.time_ms[BLACK] = v; break;
+        case 5: l.inc_ms[WHITE] = v; break;
+        case 6: l.inc_ms[BLACK] = v; break;
+        case 7: l.movestogo = v > 1000 ? 1000 : (int)v; break;
+        case 8: l.depth = v > (MAX_PLY - 1) / 2 ? MAX_PLY - 1 : (int)(2 * v); break;
+        }
+    }
+    return l;
+}
+
+static void cmd_go(Uci *u, char **tokens, int n)
+{
+    if (n >= 2 && strcmp(tokens[1], "perft") == 0) {
+        go_perft(u, tokens, n);
+        return;
+    }
+    bool infinite;
+    SearchLimits limits = parse_go(u, tokens, n, &infinite);
+    eval_prepare(&u->eval, &u->params);
+    u->input = (SearchInput){ .root = &u->game.pos,
+                              .rules = &u->game.rules,
+                              .eval = &u->eval,
+                              .history = u->game.keys,
+                              .n_history = u->game.n_turns,
+                              .limits = limits,
+                              .stop = &u->stop,
+                              .report = print_info,
+                              .ctx = u };
+    u->infinite = infinite;
+    atomic_store(&u->stop, false);
+    if (pthread_create(&u->thread, NULL, search_thread, u) != 0) {
+        reply(u, "info string error: cannot start the search thread");
+        reply(u, "bestmove 0000");
+        return;
+    }
+    u->searching = true;
+}
+
+static void cmd_d(Uci *u)
+{
+    Setup s;
+    char fen[FEN_MAX];
+    position_to_setup(&u->game.pos, &s);
+    setup_to_fen(&s, u->game.pos.castling_text, fen, sizeof fen);
+    reply(u, "Fen: %s", fen);
+}
+
+/* Splits line in place at white space; tokens must have room for strlen(line) / 2 + 1. */
+static int tokenize(char *line, char **tokens)
+{
+    int n = 0;
+    for (char *t = strtok(line, " \t\r\n"); t; t = strtok(NULL, " \t\r\n"))
+        tokens[n++] = t;
+    return n;
+}
+
+/* Handles one line; returns false on quit. */
+static bool handle(Uci *u, char *line, char **tokens)
+{
+    line[strcspn(line, "\r\n")] = '\0';
+    char *original = strdup(line);
+    int n = tokenize(line, tokens);
+    bool go_on = true;
+    if (n == 0) {
+        /* Blank lines are allowed between commands. */
+    } else if (strcmp(tokens[0], "isready") == 0) {
+        reply(u, "readyok");
+    } else if (strcmp(tokens[0], "stop") == 0) {
+        stop_search(u);
+    } else if (strcmp(tokens[0], "ponderhit") == 0) {
+        /* never pondering: nothing to switch */
+    } else if (strcmp(tokens[0], "quit") == 0) {
+        stop_search(u);
+        go_on = false;
+    } else {
+        /* everything else changes or reads what the search uses: end the search first */
+        stop_search(u);
+        if (strcmp(tokens[0], "uci") == 0) {
+            cmd_uci(u);
+        } else if (strcmp(tokens[0], "ucinewgame") == 0) {
+            searcher_clear(u->searcher);
+            reset_position(u);
+        } else if (strcmp(tokens[0], "setoption") == 0) {
+            cmd_setoption(u, tokens, n);
+        } else if (strcmp(tokens[0], "position") == 0) {
+            cmd_position(u, tokens, n);
+        } else if (strcmp(tokens[0], "go") == 0) {
+            cmd_go(u, tokens, n);
+        } else if (strcmp(tokens[0], "d") == 0) {
+            cmd_d(u);
+        } else {
+            reply(u, "info string unknown command: %s", original ? original : tokens[0]);
+        }
+    }
+    free(original);
+    return go_on;
+}
+
+int uci_loop(FILE *in, FILE *out, const EvalParams *params)
+{
+    Uci u = { .out = out,
+              .variant = variant_by_name("chess"),
+              .chess960 = false,
+              .turn_rules = { TURNS_SINGLE, EP_CLASSIC } };
+    pthread_mutex_init(&u.out_lock, NULL);
+    atomic_init(&u.stop, false);
+    u.params = *params;
+    u.searcher = searcher_new(HASH_DEFAULT_MB);
+    if (!u.searcher) {
+        fprintf(stderr, "carrera: error: no memory for the search\n");
+        return 2;
+    }
+    reset_position(&u);
+
+    char *line = NULL;
+    size_t cap = 0;
+    char **tokens = NULL;
+    size_t tokens_cap = 0;
+    ssize_t len;
+    while ((len = getline(&line, &cap, in)) >= 0) {
+        size_t need = (size_t)len / 2 + 2;
+        if (need > tokens_cap) {
+            char **grown = realloc(tokens, need * sizeof *tokens);
+            if (!grown) {
+                reply(&u, "info string error: line too long, out of memory");
+                continue;
+            }
+            tokens = grown;
+            tokens_cap = need;
+        }
+        if (!handle(&u, line, tokens))
+            break;
+    }
+    /* at the end of input a finite search still finishes and answers */
+    finish_search(&u);
+    free(line);
+    free(tokens);
+    game_free(&u.game);
+    searcher_free(u.searcher);
+    pthread_mutex_destroy(&u.out_lock);
+    return 0;
+}

@@ -1,0 +1,14 @@
+/* The UCI protocol front end: a thin adapter that turns protocol lines into calls on the core
+ * (variant choice, positions, moves, perft) and knows nothing the core should know. */
+#ifndef CARRERA_UCI_SERVER_H
+#define CARRERA_UCI_SERVER_H
+
+#include <stdio.h>
+
+#include "eval.h"
+
+/* Reads commands from in until `quit` or end of input, answering on out, with the evaluation
+ * parameters starting as params (options change them); returns 0, 2 without memory. */
+int uci_loop(FILE *in, FILE *out, const EvalParams *params);
+
+#endif

@@ -1,0 +1,26 @@
+/* Finished games (game_record.h). */
+#include "game_record.h"
+
+const char *game_ending_name(GameEnding e)
+{
+    static const char *const names[END_NB] = {
+        "checkmate",         "stalemate",      "king captured",   "threefold repetition",
+        "50-move rule",      "insufficient material", "resign adjudication",
+        "draw adjudication", "maximum length", "time forfeit",    "engine crash",
+        "engine timeout",    "engine garbage", "illegal move",
+    };
+    return e < END_NB ? names[e] : "unknown";
+}
+
+void game_record_count_material(GameRecord *out)
+{
+    const Position *p = &out->game.pos;
+    int squares = p->variant->files * RANKS;
+    for (int s = 0; s < squares; s++) {
+        Piece pc = position_piece_at(p, s);
+        if (pc != NO_PIECE)
+            out->material[piece_color(pc)][piece_type(pc)]++;
+    }
+}
+
+void game_record_free(GameRecord *g) { game_free(&g->game); }

@@ -1,0 +1,94 @@
+/* Work units of a distributed perft: the tree cut at a split depth into subtrees, transpositions
+ * under the same root move merged into one unit with a multiplicity, largest first. Plain data:
+ * built, merged and summed without MPI, so it is tested on its own. */
+#ifndef CARRERA_SPLIT_H
+#define CARRERA_SPLIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "turn.h"
+
+#define UNIT_NOT_DONE UINT64_MAX
+
+typedef struct WorkUnit {
+    uint64_t id;           /* index in the split: stable for the same job, used by checkpoints */
+    uint32_t root;         /* index of the root turn (move) the unit lies below, for divide */
+    int32_t depth;         /* depth still to count below the unit's position */
+    uint64_t multiplicity; /* how many paths from the root turn reach this position */
+    char fen[FEN_MAX];     /* the position (a turn boundary), castling in Shredder-FEN */
+    uint64_t nodes;        /* perft of the unit once counted (not multiplied), else UNIT_NOT_DONE */
+    int32_t rank;          /* the MPI rank that counted it, -1 before */
+    double seconds;        /* how long the count took */
+} WorkUnit;
+
+typedef struct Split {
+    Turn *root_turns; /* the root's legal turns (moves), in generation order */
+    size_t n_root;
+    WorkUnit *units;  /* largest estimated subtree first */
+    size_t n_units;
+    int split_depth;  /* plies (turns) from the root to the units */
+} Split;
+
+/* The root index of the one unit of a depth-0 split (the root itself, below no root turn). */
+#define UNIT_NO_ROOT UINT32_MAX
+
+/* The split depth for a job of `depth` plies (complete turns) counted by `ranks` processes of
+ * `threads` worker threads each (values below 1 count as 1). The rule: the smallest s with
+ * 20^s >= 64 * ranks * threads, so that there are about 64 units per worker thread or more
+ * (20 turns per position is the chess start; the 10x8 starts have 28 and double-move turns
+ * hundreds, so the guess errs on the side of more units, never fewer); then at most 4, which
+ * keeps the unit list in memory (Capablanca: 805,128 paths of 4 plies, about 200 bytes per
+ * unit) and still gives 64 units to each of 2,500 threads; then at most depth - 3, so every
+ * unit keeps 3 plies of work, but at least 1 (the root turns, needed for divide). 0 at depth 0.
+ * split_make takes any other value too: the configuration may override this one. */
+int split_choose_depth(int depth, int ranks, int threads);
+
+/* The same rule measured on the job's own tree instead of guessed, for rule sets whose
+ * branching is far from 20 (double-move turns: 400 and more): the smallest s with
+ * perft_turns(root, s) >= 64 * ranks * threads, at most depth - 3 (but at least 1); one less
+ * when that s has more than SPLIT_MAX_PATHS paths (memory), but never below 1. It counts the
+ * tree one level past where it stops at most, so it costs about 64 * ranks * threads turn
+ * generations. 0 at depth 0. */
+#define SPLIT_MAX_PATHS ((uint64_t)1 << 20)
+int split_choose_depth_for(const Position *root, const Rules *r, int depth, int ranks, int threads);
+
+/* Cuts the perft of root to depth under rules r into work units split_depth turns below it.
+ * Every legal turn of the root is a root turn (in position_turns order); below each, the
+ * positions reached after split_depth - 1 more turns are the units, a position reached by
+ * several paths under the same root turn being one unit whose multiplicity counts the paths
+ * (positions are the same when their 128-bit Zobrist keys and, under the balanced rule sets,
+ * their first-turn flags are). Paths that end early (mate, stalemate) leave no unit: they add
+ * nothing to the perft. A unit's FEN is the one of the first path found, castling in
+ * Shredder-FEN; clocks can differ between merged paths, which changes no count.
+ * Units are sorted by split_unit_estimate, largest first (ties in the order they were found), then
+ * numbered 0..n-1; nodes = UNIT_NOT_DONE, rank -1, seconds 0. The result depends on nothing
+ * but the arguments, so a resumed job finds the same ids.
+ * Edge cases: depth 0 gives one unit, the root itself (root UNIT_NO_ROOT, depth 0, no root
+ * turns, split_depth 0); otherwise split_depth is brought into 1..depth: below 1 it is 1, above
+ * depth it is depth, and split_depth == depth makes every unit a leaf (depth 0, perft 1).
+ * out->split_depth holds the value used. Returns 0, or -1 when memory runs out (out then holds
+ * nothing to free). */
+int split_make(const Position *root, const Rules *r, int depth, int split_depth, Split *out);
+void split_free(Split *s);
+
+/* The cheap size estimate the units are sorted by: the number of legal complete turns of p
+ * (perft 1) when depth >= 1, else 1. One move generation per first movement: small beside the
+ * unit's own count, and positions with more turns have larger subtrees on average. */
+uint64_t split_unit_estimate(const Position *p, const Rules *r, int depth);
+
+/* Rebuilds a unit's position from its FEN (what a worker does) for variant v under rules r.
+ * Returns 0, or -1 with a message in err when the FEN is not valid there. */
+int split_unit_position(const WorkUnit *u, const Variant *v, const Rules *r, Position *out, char *err,
+                  size_t errlen);
+
+/* The perft total: the sum of nodes * multiplicity over the units. UNIT_NOT_DONE while some
+ * unit is not done. */
+uint64_t split_total(const Split *s);
+
+/* The divide: per_root (s->n_root entries) receives, for each root turn, the sum of nodes *
+ * multiplicity over its units. Returns 0 when every unit is done, -1 otherwise (the sums then
+ * cover the done units only). */
+int split_divide(const Split *s, uint64_t *per_root);
+
+#endif
