@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Error messages into the caller's buffer (errmsg.h). */
 #include "errmsg.h"
 

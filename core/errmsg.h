@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Error messages of the core: every function that can refuse its input writes why into a buffer
  * the caller owns (err, errlen), never to a stream, so the command line, the UCI loop and the
  * tests each show it their own way. */
@@ -7,9 +8,11 @@
 #include <stddef.h>
 
 /* Formats the message into err (nothing when err is NULL or errlen 0). */
-void errmsg_set(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void errmsg_set(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* The same, returning -1: `return errmsg_fail(err, errlen, "...")`. */
-int errmsg_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int errmsg_fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The evaluation's parameters: their documented defaults, their names and ranges (for INI files,
  * UCI options and the tuner), and eval_prepare, which turns them into the piece-square tables the
  * bitboard evaluation (eval.inc, compiled once per board size) reads. */

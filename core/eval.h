@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The static evaluation of the engine. Every tunable number lives in EvalParams, a plain struct
  * of ints that can be set by name (INI files, UCI options, the tuner) without recompiling;
  * eval_prepare turns it into the tables the evaluation reads (piece-square tables for both board
@@ -22,10 +23,10 @@ typedef struct EvalParams {
     int doubled_mg, doubled_eg;                     /* penalty per doubled pawn */
     int isolated_mg, isolated_eg;                   /* penalty per isolated pawn */
     int bishop_pair_mg, bishop_pair_eg;
-    int rook_open_mg, rook_open_eg;                 /* rook or chancellor on an open file */
-    int king_shelter;                               /* middlegame, per shield pawn */
-    int king_attack;                                /* middlegame, scale of the king attack */
-    int tempo;                                      /* for the side to move */
+    int rook_open_mg, rook_open_eg; /* rook or chancellor on an open file */
+    int king_shelter;               /* middlegame, per shield pawn */
+    int king_attack;                /* middlegame, scale of the king attack */
+    int tempo;                      /* for the side to move */
 } EvalParams;
 
 /* One parameter's name (as INI keys and UCI options spell it), where it is, and its range. */

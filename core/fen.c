@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* FEN reading (with validation that names what is wrong) and FEN writing, for every board width.
  * Castling rights are read as KQkq, Shredder-FEN rook files or a mix of both (X-FEN), and written
  * in the style the caller asks for. */
@@ -69,8 +70,9 @@ static int parse_board(Setup *s, const Variant *v, Field f, char *err, size_t er
         char c = i < f.len ? f.p[i] : '\0';
         if (c == '/' || c == '\0') {
             if (file != v->files)
-                return errmsg_fail(err, errlen, "FEN rank %d has %d squares, the board has %d files",
-                            rank + 1, file, v->files);
+                return errmsg_fail(err, errlen,
+                                   "FEN rank %d has %d squares, the board has %d files", rank + 1,
+                                   file, v->files);
             if (c == '\0')
                 break;
             if (rank == 0)
@@ -79,23 +81,25 @@ static int parse_board(Setup *s, const Variant *v, Field f, char *err, size_t er
             file = 0;
         } else if (isdigit((unsigned char)c)) {
             if (c == '0')
-                return errmsg_fail(err, errlen, "FEN rank %d has an empty-square count starting with 0",
-                            rank + 1);
+                return errmsg_fail(
+                    err, errlen, "FEN rank %d has an empty-square count starting with 0", rank + 1);
             int n = 0;
             while (i < f.len && isdigit((unsigned char)f.p[i]) && n <= MAX_FILES)
                 n = n * 10 + (f.p[i++] - '0');
             i--;
             file += n;
             if (file > v->files) /* no need to count further, and no overflow */
-                return errmsg_fail(err, errlen, "FEN rank %d has more than %d squares, the board's width",
-                            rank + 1, v->files);
+                return errmsg_fail(err, errlen,
+                                   "FEN rank %d has more than %d squares, the board's width",
+                                   rank + 1, v->files);
         } else {
             PieceType t = isalpha((unsigned char)c)
                               ? type_of_letter(v, (char)toupper((unsigned char)c))
                               : NO_TYPE;
             if (t == NO_TYPE)
-                return errmsg_fail(err, errlen, "FEN rank %d has '%c', which is no piece letter in %s",
-                            rank + 1, c, v->name);
+                return errmsg_fail(err, errlen,
+                                   "FEN rank %d has '%c', which is no piece letter in %s", rank + 1,
+                                   c, v->name);
             if (file < v->files)
                 s->board[rank * v->files + file] =
                     make_piece(isupper((unsigned char)c) ? WHITE : BLACK, t);
@@ -103,7 +107,8 @@ static int parse_board(Setup *s, const Variant *v, Field f, char *err, size_t er
         }
     }
     if (rank > 0)
-        return errmsg_fail(err, errlen, "FEN board has %d ranks, the board has %d", RANKS - rank, RANKS);
+        return errmsg_fail(err, errlen, "FEN board has %d ranks, the board has %d", RANKS - rank,
+                           RANKS);
     return 0;
 }
 
@@ -120,14 +125,15 @@ static int check_material(const Setup *s, char *err, size_t errlen)
         if (piece_type(p) == PAWN && (rank == 0 || rank == RANKS - 1)) {
             char name[4];
             square_name(v, sq, name);
-            return errmsg_fail(err, errlen, "FEN has a pawn on %s, but pawns cannot stand on rank 1 or %d",
-                        name, RANKS);
+            return errmsg_fail(err, errlen,
+                               "FEN has a pawn on %s, but pawns cannot stand on rank 1 or %d", name,
+                               RANKS);
         }
     }
     for (int c = WHITE; c <= BLACK; c++) {
         if (kings[c] != 1)
-            return errmsg_fail(err, errlen, "FEN has %d %s kings, there must be exactly one", kings[c],
-                        COLOR_NAME[c]);
+            return errmsg_fail(err, errlen, "FEN has %d %s kings, there must be exactly one",
+                               kings[c], COLOR_NAME[c]);
     }
     return 0;
 }
@@ -145,14 +151,14 @@ static int castling_rook(const Setup *s, char c, int color, int king_file, char 
         for (int f = upper == 'K' ? v->files - 1 : 0; f != king_file; f += step)
             if (s->board[back * v->files + f] == rook)
                 return back * v->files + f;
-        return errmsg_fail(err, errlen,
-                    "castling right '%c' has no %s rook on the %s side of the king on rank %d", c,
-                    COLOR_NAME[color], upper == 'K' ? "king" : "queen", back + 1);
+        return errmsg_fail(
+            err, errlen, "castling right '%c' has no %s rook on the %s side of the king on rank %d",
+            c, COLOR_NAME[color], upper == 'K' ? "king" : "queen", back + 1);
     }
     int f = upper - 'A';
     if (s->board[back * v->files + f] != rook)
-        return errmsg_fail(err, errlen, "castling right '%c' has no %s rook on %c%d", c, COLOR_NAME[color],
-                    'a' + f, back + 1);
+        return errmsg_fail(err, errlen, "castling right '%c' has no %s rook on %c%d", c,
+                           COLOR_NAME[color], 'a' + f, back + 1);
     return back * v->files + f;
 }
 
@@ -173,33 +179,34 @@ static int parse_castling(Setup *s, Field f, char *err, size_t errlen)
             saw_file = true;
         else
             return errmsg_fail(err, errlen,
-                        "castling field has '%c', which is neither K, Q nor a file letter "
-                        "A-%c (lower case for Black)",
-                        c, 'A' + v->files - 1);
+                               "castling field has '%c', which is neither K, Q nor a file letter "
+                               "A-%c (lower case for Black)",
+                               c, 'A' + v->files - 1);
         int back = color == WHITE ? 0 : RANKS - 1, king_file = -1;
         for (int file = 0; file < v->files; file++)
             if (s->board[back * v->files + file] == make_piece(color, KING))
                 king_file = file;
         if (king_file < 0)
             return errmsg_fail(err, errlen, "castling right '%c' has no %s king on rank %d", c,
-                        COLOR_NAME[color], back + 1);
+                               COLOR_NAME[color], back + 1);
         if (!v->castle960 && king_file != fixed_king_file)
             return errmsg_fail(err, errlen,
-                        "castling right '%c' needs the %s king on its start square %c%d", c,
-                        COLOR_NAME[color], 'a' + fixed_king_file, back + 1);
+                               "castling right '%c' needs the %s king on its start square %c%d", c,
+                               COLOR_NAME[color], 'a' + fixed_king_file, back + 1);
         int rook = castling_rook(s, c, color, king_file, err, errlen);
         if (rook < 0)
             return -1;
         int rook_file = rook % v->files, side = rook_file > king_file;
         if (!v->castle960 && rook_file != (side ? v->files - 1 : 0))
             return errmsg_fail(err, errlen,
-                        "castling right '%c' needs the %s rook in the corner %c%d "
-                        "(%s has fixed start arrays)",
-                        c, COLOR_NAME[color], side ? 'a' + v->files - 1 : 'a', back + 1, v->name);
+                               "castling right '%c' needs the %s rook in the corner %c%d "
+                               "(%s has fixed start arrays)",
+                               c, COLOR_NAME[color], side ? 'a' + v->files - 1 : 'a', back + 1,
+                               v->name);
         if (s->castle_rook[color][side] != NO_SQUARE)
-            return errmsg_fail(err, errlen,
-                        "duplicate castling right '%c': the %s %s-side right is already given", c,
-                        COLOR_NAME[color], side ? "king" : "queen");
+            return errmsg_fail(
+                err, errlen, "duplicate castling right '%c': the %s %s-side right is already given",
+                c, COLOR_NAME[color], side ? "king" : "queen");
         s->castle_rook[color][side] = rook;
     }
     s->castling_text =
@@ -214,25 +221,27 @@ static int parse_ep_square(Setup *s, const Rules *r, Field f, char *err, size_t 
     const Variant *v = s->variant;
     if (f.len != 2 || f.p[0] < 'a' || f.p[0] >= 'a' + v->files || f.p[1] < '1' ||
         f.p[1] > '0' + RANKS)
-        return errmsg_fail(err, errlen, "en passant field '%.*s' is neither '-' nor a square", f.len, f.p);
+        return errmsg_fail(err, errlen, "en passant field '%.*s' is neither '-' nor a square",
+                           f.len, f.p);
     int file = f.p[0] - 'a', rank = f.p[1] - '1';
     int them = s->side ^ 1, forward = them == WHITE ? 1 : -1; /* direction of their pawns */
     int want = them == WHITE ? 2 : RANKS - 3;
     if (rank != want)
         return errmsg_fail(err, errlen,
-                    "en passant square %.2s is impossible with %s to move (it must be on "
-                    "rank %d)",
-                    f.p, COLOR_NAME[s->side], want + 1);
+                           "en passant square %.2s is impossible with %s to move (it must be on "
+                           "rank %d)",
+                           f.p, COLOR_NAME[s->side], want + 1);
     if (s->board[rank * v->files + file] != NO_PIECE)
         return errmsg_fail(err, errlen, "en passant square %.2s is not empty", f.p);
     if (r->turns == TURNS_SINGLE && s->board[(rank - forward) * v->files + file] != NO_PIECE)
         return errmsg_fail(err, errlen,
-                    "en passant square %.2s is impossible: %c%d, where the pawn came from, "
-                    "is not empty",
-                    f.p, f.p[0], rank - forward + 1);
+                           "en passant square %.2s is impossible: %c%d, where the pawn came from, "
+                           "is not empty",
+                           f.p, f.p[0], rank - forward + 1);
     if (s->board[(rank + forward) * v->files + file] != make_piece(them, PAWN))
-        return errmsg_fail(err, errlen, "en passant square %.2s is impossible: no %s pawn stands on %c%d",
-                    f.p, COLOR_NAME[them], f.p[0], rank + forward + 1);
+        return errmsg_fail(err, errlen,
+                           "en passant square %.2s is impossible: no %s pawn stands on %c%d", f.p,
+                           COLOR_NAME[them], f.p[0], rank + forward + 1);
     return rank * v->files + file;
 }
 
@@ -249,19 +258,20 @@ static int parse_ep(Setup *s, const Rules *r, Field f, char *err, size_t errlen)
             end++;
         if (n == max) {
             if (max == 0)
-                return errmsg_fail(err, errlen, "en passant field '%.*s': %s has no en passant", f.len,
-                            f.p, turn_rules_name(r->turns));
+                return errmsg_fail(err, errlen, "en passant field '%.*s': %s has no en passant",
+                                   f.len, f.p, turn_rules_name(r->turns));
             return errmsg_fail(err, errlen,
-                        "en passant field '%.*s' has more than %d square%s (%s rules, %s en "
-                        "passant)",
-                        f.len, f.p, max, max == 1 ? "" : "s", turn_rules_name(r->turns),
-                        ep_rule_name(r->ep));
+                               "en passant field '%.*s' has more than %d square%s (%s rules, %s en "
+                               "passant)",
+                               f.len, f.p, max, max == 1 ? "" : "s", turn_rules_name(r->turns),
+                               ep_rule_name(r->ep));
         }
         int sq = parse_ep_square(s, r, (Field){ f.p + start, end - start }, err, errlen);
         if (sq < 0)
             return -1;
         if (n == 1 && s->ep[0] == sq)
-            return errmsg_fail(err, errlen, "en passant field '%.*s' names a square twice", f.len, f.p);
+            return errmsg_fail(err, errlen, "en passant field '%.*s' names a square twice", f.len,
+                               f.p);
         s->ep[n++] = sq;
         start = end + 1;
     }
@@ -273,10 +283,12 @@ static int parse_clock(Field f, const char *what, int min, int *out, char *err, 
     long n = 0;
     for (int i = 0; i < f.len; i++) {
         if (!isdigit((unsigned char)f.p[i]))
-            return errmsg_fail(err, errlen, "%s '%.*s' is not a non-negative integer", what, f.len, f.p);
+            return errmsg_fail(err, errlen, "%s '%.*s' is not a non-negative integer", what, f.len,
+                               f.p);
         n = n * 10 + (f.p[i] - '0');
         if (n > CLOCK_MAX)
-            return errmsg_fail(err, errlen, "%s '%.*s' is larger than %d", what, f.len, f.p, CLOCK_MAX);
+            return errmsg_fail(err, errlen, "%s '%.*s' is larger than %d", what, f.len, f.p,
+                               CLOCK_MAX);
     }
     if (n < min)
         return errmsg_fail(err, errlen, "%s %ld is less than %d", what, n, min);
@@ -313,15 +325,15 @@ int setup_from_fen_rules(Setup *s, const Variant *v, const Rules *r, const char 
         while (*c && !isspace((unsigned char)*c))
             c++;
         if (n == 6)
-            return errmsg_fail(err, errlen, "FEN has trailing garbage after the fullmove number: '%.40s'",
-                        start);
+            return errmsg_fail(
+                err, errlen, "FEN has trailing garbage after the fullmove number: '%.40s'", start);
         fields[n++] = (Field){ start, (int)(c - start) };
     }
     if (n < 4)
         return errmsg_fail(err, errlen,
-                    "FEN has %d fields, at least 4 are needed (board, side to move, "
-                    "castling, en passant)",
-                    n);
+                           "FEN has %d fields, at least 4 are needed (board, side to move, "
+                           "castling, en passant)",
+                           n);
 
     if (parse_board(s, v, fields[0], err, errlen) != 0 || check_material(s, err, errlen) != 0)
         return -1;
@@ -329,8 +341,9 @@ int setup_from_fen_rules(Setup *s, const Variant *v, const Rules *r, const char 
         s->side = fields[1].p[0] == 'w' ? WHITE : BLACK;
     else
         return errmsg_fail(err, errlen, "FEN side to move is '%.*s', not w or b", fields[1].len,
-                    fields[1].p);
-    if (parse_castling(s, fields[2], err, errlen) != 0 || parse_ep(s, r, fields[3], err, errlen) != 0)
+                           fields[1].p);
+    if (parse_castling(s, fields[2], err, errlen) != 0 ||
+        parse_ep(s, r, fields[3], err, errlen) != 0)
         return -1;
     if (n > 4 && parse_clock(fields[4], "halfmove clock", 0, &s->halfmove, err, errlen) != 0)
         return -1;
@@ -338,8 +351,8 @@ int setup_from_fen_rules(Setup *s, const Variant *v, const Rules *r, const char 
         return -1;
     /* Under Galvin's rules kings may be left en prise: the side to move may capture one. */
     if (r->turns != TURNS_GALVIN && ref_in_check(s, s->side ^ 1))
-        return errmsg_fail(err, errlen, "FEN has %s in check with %s to move", COLOR_NAME[s->side ^ 1],
-                    COLOR_NAME[s->side]);
+        return errmsg_fail(err, errlen, "FEN has %s in check with %s to move",
+                           COLOR_NAME[s->side ^ 1], COLOR_NAME[s->side]);
     return 0;
 }
 

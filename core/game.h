@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A game being played: the position, every turn played, and the keys of every position reached
  * at a turn boundary, so that the rule-based ends of RULES.md (checkmate, stalemate, Galvin's king
  * capture, threefold repetition, the 50-move rule, insufficient material) can be decided. Used by
@@ -10,13 +11,13 @@
 #include "turn.h"
 
 typedef enum Termination {
-    TERM_NONE,           /* the game goes on */
+    TERM_NONE, /* the game goes on */
     TERM_CHECKMATE,
     TERM_STALEMATE,
-    TERM_KING_CAPTURED,  /* Galvin's game */
-    TERM_REPETITION,     /* threefold */
-    TERM_FIFTY_MOVES,    /* 50 turns of each side without capture or pawn movement */
-    TERM_MATERIAL,       /* neither side can mate */
+    TERM_KING_CAPTURED, /* Galvin's game */
+    TERM_REPETITION,    /* threefold */
+    TERM_FIFTY_MOVES,   /* 50 turns of each side without capture or pawn movement */
+    TERM_MATERIAL,      /* neither side can mate */
     TERM_NB
 } Termination;
 
@@ -26,11 +27,11 @@ const char *termination_name(Termination t);
 
 typedef struct Game {
     Rules rules;
-    bool castle960;   /* how castling is written in UCI text */
+    bool castle960; /* how castling is written in UCI text */
     Position start, pos;
-    Turn *turns;      /* turns[0..n_turns) played from start */
+    Turn *turns; /* turns[0..n_turns) played from start */
     size_t n_turns, cap_turns;
-    u128 *keys;       /* keys[i]: the key after i turns; keys[0] the start's */
+    u128 *keys; /* keys[i]: the key after i turns; keys[0] the start's */
     size_t cap_keys;
 } Game;
 

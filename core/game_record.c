@@ -1,13 +1,17 @@
+/* SPDX-License-Identifier: MIT */
 /* Finished games (game_record.h). */
 #include "game_record.h"
 
 const char *game_ending_name(GameEnding e)
 {
     static const char *const names[END_NB] = {
-        "checkmate",         "stalemate",      "king captured",   "threefold repetition",
-        "50-move rule",      "insufficient material", "resign adjudication",
-        "draw adjudication", "maximum length", "time forfeit",    "engine crash",
-        "engine timeout",    "engine garbage", "illegal move",
+        "checkmate",           "stalemate",
+        "king captured",       "threefold repetition",
+        "50-move rule",        "insufficient material",
+        "resign adjudication", "draw adjudication",
+        "maximum length",      "time forfeit",
+        "engine crash",        "engine timeout",
+        "engine garbage",      "illegal move",
     };
     return e < END_NB ? names[e] : "unknown";
 }

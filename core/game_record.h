@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A finished game as a match records it: the game itself (start, every turn, final position),
  * its result and how it ended (by the rules of play, by an adjudication or by a player's fault),
  * and what each side spent and kept. Plain data shared by the referee that fills it, the result
@@ -17,10 +18,10 @@ typedef enum GameEnding {
     END_REPETITION,
     END_FIFTY_MOVES,
     END_MATERIAL,
-    END_RESIGN,       /* score adjudication */
-    END_DRAW,         /* score adjudication */
+    END_RESIGN, /* score adjudication */
+    END_DRAW,   /* score adjudication */
     END_MAX_LENGTH,
-    END_TIME,         /* a clock ran out */
+    END_TIME, /* a clock ran out */
     END_CRASH,
     END_TIMEOUT,
     END_GARBAGE,
@@ -36,12 +37,12 @@ const char *game_ending_name(GameEnding e);
 /* A finished game. game holds the start, every turn and the final position. */
 typedef struct GameRecord {
     Game game;
-    int result;           /* 1: White won, 0: draw, -1: Black won */
+    int result; /* 1: White won, 0: draw, -1: Black won */
     GameEnding ending;
-    int loser_fault;      /* for faults and time: the colour at fault, else -1 */
-    char detail[256];     /* the fault's details, or empty */
-    uint64_t nodes[2];    /* searched by White's and Black's player over the game */
-    double seconds[2];    /* their thinking time */
+    int loser_fault;          /* for faults and time: the colour at fault, else -1 */
+    char detail[256];         /* the fault's details, or empty */
+    uint64_t nodes[2];        /* searched by White's and Black's player over the game */
+    double seconds[2];        /* their thinking time */
     int material[2][TYPE_NB]; /* the pieces each side has at the end */
 } GameRecord;
 

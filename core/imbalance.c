@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Material imbalances (imbalance.h). */
 #include "imbalance.h"
 
@@ -6,21 +7,29 @@
 
 #include "errmsg.h"
 
-const PieceType material_types[MATERIAL_TYPES] = { PAWN, KNIGHT, BISHOP, ROOK,
+const PieceType material_types[MATERIAL_TYPES] = { PAWN,       KNIGHT,     BISHOP, ROOK,
                                                    ARCHBISHOP, CHANCELLOR, QUEEN };
 
 static PieceType type_of_letter(char c)
 {
     switch (c) {
-    case 'P': return PAWN;
-    case 'N': return KNIGHT;
-    case 'B': return BISHOP;
-    case 'R': return ROOK;
+    case 'P':
+        return PAWN;
+    case 'N':
+        return KNIGHT;
+    case 'B':
+        return BISHOP;
+    case 'R':
+        return ROOK;
     case 'A':
-    case 'J': return ARCHBISHOP;
-    case 'C': return CHANCELLOR;
-    case 'Q': return QUEEN;
-    default: return NO_TYPE;
+    case 'J':
+        return ARCHBISHOP;
+    case 'C':
+        return CHANCELLOR;
+    case 'Q':
+        return QUEEN;
+    default:
+        return NO_TYPE;
     }
 }
 
@@ -117,9 +126,9 @@ int imbalance_apply(const Imbalance *im, Setup *s, int other, Rng *rng, char *er
     for (int i = 0; i < im->n_keep; i++) {
         int sq = pick_piece(s, other, im->keep[i], rng);
         if (sq == NO_SQUARE)
-            return errmsg_fail(err, errlen, "imbalance %s: %s has no %c to give up in %s",
-                               im->name, other == WHITE ? "White" : "Black",
-                               "PNBRACQK"[im->keep[i] - 1], s->variant->name);
+            return errmsg_fail(err, errlen, "imbalance %s: %s has no %c to give up in %s", im->name,
+                               other == WHITE ? "White" : "Black", "PNBRACQK"[im->keep[i] - 1],
+                               s -> variant -> name);
         s->board[sq] = NO_PIECE;
         for (int side = 0; side < 2; side++)
             if (s->castle_rook[other][side] == sq)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Material imbalances for measuring piece values by self-play (../shared/STATISTICS.md,
  * "Imbalance tests", H.G. Muller's method): both sides start from the same array, then one side's
  * material is changed. An imbalance "X:Y" gives the side under test the pieces X where the other
@@ -21,7 +22,7 @@ typedef struct Imbalance {
     char name[2 * IMBALANCE_MAX_PIECES + 2]; /* as written: "Q:A", "P" */
     PieceType keep[IMBALANCE_MAX_PIECES];    /* X: what the side under test has */
     int n_keep;
-    PieceType get[IMBALANCE_MAX_PIECES];     /* Y: what the other side has in their place */
+    PieceType get[IMBALANCE_MAX_PIECES]; /* Y: what the other side has in their place */
     int n_get;
     bool pawn_odds;
 } Imbalance;
@@ -39,8 +40,8 @@ void imbalance_vector(const Imbalance *im, int diff[MATERIAL_TYPES]);
  * WHITE or BLACK): its pieces X are taken off (each chosen at random among those of its type on
  * the board), the pieces Y put on the squares they left, and any left over on random empty
  * squares of its third rank (rank 3 for White, 6 for Black; pawns never go to a back rank);
- * castling rights of a rook taken off go with it. Pawn odds removes its f-pawn. Returns 0, or -1 with a message when the army lacks
- * a piece of X or there is no room. */
+ * castling rights of a rook taken off go with it. Pawn odds removes its f-pawn. Returns 0, or -1
+ * with a message when the army lacks a piece of X or there is no room. */
 int imbalance_apply(const Imbalance *im, Setup *s, int other, Rng *rng, char *err, size_t errlen);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Moves as UCI text on boards of 8 or 10 files, with both castling notations. */
 #include "move.h"
 

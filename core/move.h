@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Moves as UCI text: files a-j, ranks 1-8, a lower-case promotion letter (b7b8c); castling as
  * the king's destination (e1g1, f1i1) or, in Chess960 notation, king takes own rook (e1h1). */
 #ifndef CARRERA_MOVE_H

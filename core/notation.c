@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SAN for movements and turns (see notation.h for what is written and what is read).
  * A movement is always judged against an explicit list of candidates and the board it is played
  * on, so the same code serves single-move chess (the legal moves) and both movements of a turn
@@ -19,12 +20,15 @@ static bool is_file(const Variant *v, char c) { return c >= 'a' && c < 'a' + v->
 static bool is_rank(char c) { return c >= '1' && c < '1' + RANKS; }
 
 /* 1 for king side (the rook on the higher file), 0 for queen side. */
-static int castle_side(const Variant *v, Move m) { return file_of(v, move_to(m)) > file_of(v, move_from(m)); }
+static int castle_side(const Variant *v, Move m)
+{
+    return file_of(v, move_to(m)) > file_of(v, move_from(m));
+}
 
 static bool is_capture(const Setup *s, Move m)
 {
-    return move_kind(m) == MOVE_EN_PASSANT
-        || (move_kind(m) != MOVE_CASTLING && s->board[move_to(m)] != NO_PIECE);
+    return move_kind(m) == MOVE_EN_PASSANT ||
+           (move_kind(m) != MOVE_CASTLING && s->board[move_to(m)] != NO_PIECE);
 }
 
 static PieceType type_of_letter(const Variant *v, char c)
@@ -57,8 +61,8 @@ static void san_body(const Setup *s, Move m, const Move *cand, int n, char out[S
         bool clash = false, same_file = false, same_rank = false;
         for (int i = 0; i < n; i++) {
             int other = move_from(cand[i]);
-            if (move_kind(cand[i]) == MOVE_CASTLING || move_to(cand[i]) != to || other == from
-                || piece_type(s->board[other]) != pt)
+            if (move_kind(cand[i]) == MOVE_CASTLING || move_to(cand[i]) != to || other == from ||
+                piece_type(s->board[other]) != pt)
                 continue;
             clash = true;
             same_file |= file_of(v, other) == file_of(v, from);
@@ -147,8 +151,8 @@ static bool castling_text(const char *t, int *side)
     return false;
 }
 
-/* Reads SAN right to left: annotations and e.p., promotion, destination, capture mark, then what is left
- * must be an optional piece letter and an optional from-file and from-rank. */
+/* Reads SAN right to left: annotations and e.p., promotion, destination, capture mark, then what is
+ * left must be an optional piece letter and an optional from-file and from-rank. */
 static bool san_read(const Variant *v, const char *text, SanText *st, char *err, size_t errlen)
 {
     char buf[TEXT_MAX];
@@ -163,8 +167,8 @@ static bool san_read(const Variant *v, const char *text, SanText *st, char *err,
     if (castling_text(buf, &st->castle))
         return true;
     /* A letter after the destination square (or after '=') is the promotion piece. */
-    if (len >= 2 && isalpha((unsigned char)buf[len - 1])
-        && (buf[len - 2] == '=' || is_rank(buf[len - 2]))) {
+    if (len >= 2 && isalpha((unsigned char)buf[len - 1]) &&
+        (buf[len - 2] == '=' || is_rank(buf[len - 2]))) {
         char c = (char)toupper((unsigned char)buf[len - 1]);
         st->promo = type_of_letter(v, c);
         if (st->promo == NO_TYPE || st->promo == PAWN || st->promo == KING) {
@@ -176,7 +180,7 @@ static bool san_read(const Variant *v, const char *text, SanText *st, char *err,
     }
     if (len < 2 || !is_file(v, buf[len - 2]) || !is_rank(buf[len - 1])) {
         errmsg_set(err, errlen, "cannot read movement '%s': no destination square (a1-%c8)", text,
-                'a' + v->files - 1);
+                   'a' + v->files - 1);
         return false;
     }
     st->to = (buf[len - 1] - '1') * v->files + (buf[len - 2] - 'a');
@@ -187,7 +191,8 @@ static bool san_read(const Variant *v, const char *text, SanText *st, char *err,
     if (len && isupper((unsigned char)buf[0])) {
         st->piece = type_of_letter(v, buf[0]);
         if (st->piece == NO_TYPE) {
-            errmsg_set(err, errlen, "'%s': '%c' is not a piece letter in %s", text, buf[0], v->name);
+            errmsg_set(err, errlen, "'%s': '%c' is not a piece letter in %s", text, buf[0],
+                       v->name);
             return false;
         }
         i = 1;
@@ -212,8 +217,8 @@ static bool san_matches(const Setup *s, const SanText *st, Move m, bool with_pro
         return st->castle == castle_side(v, m);
     if (st->castle >= 0 || move_to(m) != st->to || piece_type(s->board[from]) != st->piece)
         return false;
-    if ((st->from_file >= 0 && file_of(v, from) != st->from_file)
-        || (st->from_rank >= 0 && rank_of(v, from) != st->from_rank))
+    if ((st->from_file >= 0 && file_of(v, from) != st->from_file) ||
+        (st->from_rank >= 0 && rank_of(v, from) != st->from_rank))
         return false;
     PieceType promo = move_kind(m) == MOVE_PROMOTION ? move_promo(m) : NO_TYPE;
     return !with_promo || promo == st->promo;
@@ -222,8 +227,8 @@ static bool san_matches(const Setup *s, const SanText *st, Move m, bool with_pro
 static bool looks_uci(const Variant *v, const char *t)
 {
     size_t len = strlen(t);
-    return (len == 4 || (len == 5 && islower((unsigned char)t[4]))) && is_file(v, t[0])
-        && is_rank(t[1]) && is_file(v, t[2]) && is_rank(t[3]);
+    return (len == 4 || (len == 5 && islower((unsigned char)t[4]))) && is_file(v, t[0]) &&
+           is_rank(t[1]) && is_file(v, t[2]) && is_rank(t[3]);
 }
 
 /* The candidate (cand: n distinct movements on board s) that text names. which names the
@@ -265,7 +270,7 @@ static bool pick_movement(const Setup *s, const Move *cand, int n, const char *t
     }
     if (count == 0 && st.promo == NO_TYPE && without_promo > 0) {
         errmsg_set(err, errlen, "%s '%s' lacks the promotion piece (=%c)", which, text,
-                variant_letter(v, v->promotions[0]));
+                   variant_letter(v, v->promotions[0]));
     } else if (count == 0) {
         errmsg_set(err, errlen, "illegal %s '%s'", which, text);
     } else {
@@ -280,7 +285,7 @@ static bool pick_movement(const Setup *s, const Move *cand, int n, const char *t
         for (int i = 0; i < shown; i++)
             san_body(s, found[i], cand, n, names[i]);
         errmsg_set(err, errlen, "ambiguous %s '%s': %s or %s%s", which, text, names[0], names[1],
-                count > 2 ? " or others" : "");
+                   count > 2 ? " or others" : "");
     }
     return false;
 }
@@ -358,8 +363,8 @@ bool notation_turn_to_text(const Position *p, const Rules *r, const Turn *t, cha
     if (outlen)
         out[0] = '\0';
     TurnList l = { 0 };
-    bool ok = position_turns(p, r, &l) && (t->n == 1 || t->n == 2)
-           && find_turn(&l, t->m[0], t->m[1], t->n);
+    bool ok = position_turns(p, r, &l) && (t->n == 1 || t->n == 2) &&
+              find_turn(&l, t->m[0], t->m[1], t->n);
     char body[2][SAN_MAX];
     if (ok) {
         Setup s[2];
@@ -401,7 +406,8 @@ static int split_turn(const char *text, char parts[2][TEXT_MAX + 1], char *err, 
     for (;;) {
         size_t len = strcspn(s, "/;");
         if (n == 2) {
-            errmsg_set(err, errlen, "too many movements in turn '%s': a turn has at most two", text);
+            errmsg_set(err, errlen, "too many movements in turn '%s': a turn has at most two",
+                       text);
             return -1;
         }
         trimmed(s, len, parts[n]);
@@ -443,8 +449,8 @@ bool notation_turn_from_text(const Position *p, const Rules *r, const char *text
             errmsg_set(err, errlen, "turn '%s' is incomplete: a second movement must follow", text);
         } else if (n == 2 && n2 == 0) {
             errmsg_set(err, errlen,
-                    "too many movements in turn '%s': the turn ends after its first movement",
-                    text);
+                       "too many movements in turn '%s': the turn ends after its first movement",
+                       text);
         } else if (n == 2) {
             movement_boards(p, m[0], s);
             if (pick_movement(&s[1], cand, n2, parts[1], "second movement", &m[1], err, errlen))

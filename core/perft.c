@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The parallel perft driver. The root's turns (moves) are expanded ply by ply into work units,
  * each a position with its remaining depth and the root turn it descends from, until there are
  * enough units for every thread to stay busy (64 per thread) or the remaining depth gets small.
@@ -89,8 +90,7 @@ int perft_job_run(const PerftJob *job, PerftResult *out)
             goto oom;
     }
     const size_t wanted = 64 * (size_t)threads, most = 100000;
-    while (units.n > 0 && units.n < wanted && units.v[0].remaining > 3
-           && units.n * 40 < most)
+    while (units.n > 0 && units.n < wanted && units.v[0].remaining > 3 && units.n * 40 < most)
         if (!expand(&units, &job->rules))
             goto oom;
     if (job->hash_bytes > 0) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Perft as a job: the tree is cut into many subtrees (work units) that OpenMP threads take one
  * at a time, so the load balances whatever the shape of the tree; an optional transposition table
  * shared by the threads; per-root-move counts for divide; progress reports through a callback
@@ -34,8 +35,8 @@ typedef struct PerftResult {
     uint64_t nodes;       /* the perft total */
     PerftRootCount *root; /* the divide, in generation order (none at depth 0) */
     size_t n_root;
-    size_t units;         /* how many subtrees the threads shared */
-    size_t hash_bytes;    /* memory the table really used (0 without one) */
+    size_t units;      /* how many subtrees the threads shared */
+    size_t hash_bytes; /* memory the table really used (0 without one) */
 } PerftResult;
 
 /* Runs the job. Returns 0, or -1 when memory for the work units or the table runs out. */

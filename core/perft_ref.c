@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The reference move generator and perft: the test oracle for the fast bitboard core.
  *
  * Written for obviousness, not speed. Pieces are moved by stepping (file, rank) offsets with
@@ -15,13 +16,16 @@ typedef struct Step {
     int df, dr;
 } Step;
 
-static const Step KNIGHT_LEAPS[8] = {{1, 2}, {2, 1}, {2, -1}, {1, -2},
-                                     {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-static const Step DIAGONALS[4] = {{1, 1}, {1, -1}, {-1, -1}, {-1, 1}};
-static const Step ORTHOGONALS[4] = {{1, 0}, {0, -1}, {-1, 0}, {0, 1}};
+static const Step KNIGHT_LEAPS[8] = { { 1, 2 },   { 2, 1 },   { 2, -1 }, { 1, -2 },
+                                      { -1, -2 }, { -2, -1 }, { -2, 1 }, { -1, 2 } };
+static const Step DIAGONALS[4] = { { 1, 1 }, { 1, -1 }, { -1, -1 }, { -1, 1 } };
+static const Step ORTHOGONALS[4] = { { 1, 0 }, { 0, -1 }, { -1, 0 }, { 0, 1 } };
 
 /* What each piece type can do; the compound pieces are just two of these at once. */
-static bool leaps_as_knight(PieceType t) { return t == KNIGHT || t == ARCHBISHOP || t == CHANCELLOR; }
+static bool leaps_as_knight(PieceType t)
+{
+    return t == KNIGHT || t == ARCHBISHOP || t == CHANCELLOR;
+}
 static bool slides_diagonally(PieceType t) { return t == BISHOP || t == ARCHBISHOP || t == QUEEN; }
 static bool slides_orthogonally(PieceType t) { return t == ROOK || t == CHANCELLOR || t == QUEEN; }
 
@@ -78,8 +82,8 @@ bool ref_attacked(const Setup *s, int sq, int by_color)
         p = first_piece(s, file, rank, o);
         if (owned_by(p, by_color) && slides_orthogonally(piece_type(p)))
             return true;
-        if (piece_at(s, file + d.df, rank + d.dr) == king
-            || piece_at(s, file + o.df, rank + o.dr) == king)
+        if (piece_at(s, file + d.df, rank + d.dr) == king ||
+            piece_at(s, file + o.df, rank + o.dr) == king)
             return true;
     }
     /* A pawn attacking sq stands one rank behind it, seen from the pawn's side. */
@@ -156,24 +160,24 @@ static void add_pawn_move(const Setup *s, int from, int to, MoveList *l)
 static void gen_pawn(const Setup *s, int from, MoveList *l)
 {
     int us = s->side, fw = forward(us);
-    int one = step_from(s, from, (Step){0, fw});
+    int one = step_from(s, from, (Step){ 0, fw });
     if (one == NO_SQUARE) /* a pawn on the last rank cannot come from a valid FEN */
         return;
     if (s->board[one] == NO_PIECE) {
         add_pawn_move(s, from, one, l);
-        int two = step_from(s, one, (Step){0, fw});
+        int two = step_from(s, one, (Step){ 0, fw });
         if (rank_of(s, from) == back_rank(us) + fw && s->board[two] == NO_PIECE)
             add(l, from, two, MOVE_NORMAL, NO_TYPE);
     }
     for (int df = -1; df <= 1; df += 2) {
-        int t = step_from(s, from, (Step){df, fw});
+        int t = step_from(s, from, (Step){ df, fw });
         if (t == NO_SQUARE)
             continue;
         if (s->board[t] != NO_PIECE && piece_color(s->board[t]) != us) {
             add_pawn_move(s, from, t, l);
         } else if ((t == s->ep[0] || t == s->ep[1]) && s->board[t] == NO_PIECE) {
             /* The pawn that double-stepped stands beside us, behind the ep square. */
-            int victim = step_from(s, t, (Step){0, -fw});
+            int victim = step_from(s, t, (Step){ 0, -fw });
             if (s->board[victim] == make_piece(!us, PAWN))
                 add(l, from, t, MOVE_EN_PASSANT, NO_TYPE);
         }
@@ -209,13 +213,13 @@ static void gen_castling(const Setup *s, MoveList *l)
         return;
     for (int side = 0; side < 2; side++) {
         int rook = s->castle_rook[us][side];
-        if (rook == NO_SQUARE || s->board[rook] != make_piece(us, ROOK)
-            || rank_of(s, king) != back_rank(us))
+        if (rook == NO_SQUARE || s->board[rook] != make_piece(us, ROOK) ||
+            rank_of(s, king) != back_rank(us))
             continue;
         int king_to, rook_to;
         castling_targets(s, us, side, &king_to, &rook_to);
-        if (!clear_for_castling(s, king, king_to, king, rook)
-            || !clear_for_castling(s, rook, rook_to, king, rook))
+        if (!clear_for_castling(s, king, king_to, king, rook) ||
+            !clear_for_castling(s, rook, rook_to, king, rook))
             continue;
         int lo = king < king_to ? king : king_to, hi = king < king_to ? king_to : king;
         bool safe = true;
@@ -228,7 +232,7 @@ static void gen_castling(const Setup *s, MoveList *l)
 
 static int pseudo_legal_moves(const Setup *s, Move *moves)
 {
-    MoveList l = {moves, 0};
+    MoveList l = { moves, 0 };
     for (int sq = 0; sq < files_of(s) * RANKS; sq++) {
         Piece p = s->board[sq];
         if (p == NO_PIECE || piece_color(p) != s->side)
@@ -272,7 +276,7 @@ void ref_make(const Setup *s, Move m, Setup *out)
         out->board[from] = NO_PIECE;
         out->board[to] = kind == MOVE_PROMOTION ? make_piece(us, move_promo(m)) : moving;
         if (kind == MOVE_EN_PASSANT) {
-            out->board[step_from(s, to, (Step){0, -forward(us)})] = NO_PIECE;
+            out->board[step_from(s, to, (Step){ 0, -forward(us) })] = NO_PIECE;
             capture = true;
         }
     }
@@ -287,7 +291,7 @@ void ref_make(const Setup *s, Move m, Setup *out)
 
     out->ep[0] = out->ep[1] = NO_SQUARE;
     if (piece_type(moving) == PAWN && (rank_of(s, to) - rank_of(s, from)) * forward(us) == 2)
-        out->ep[0] = step_from(s, from, (Step){0, forward(us)});
+        out->ep[0] = step_from(s, from, (Step){ 0, forward(us) });
 
     out->halfmove = piece_type(moving) == PAWN || capture ? 0 : s->halfmove + 1;
     if (us == BLACK)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The reference move generator and perft: slow and obviously correct, on the mailbox Setup.
  * Pseudo-legal moves by walking the board, make, then reject a move that leaves the own king
  * attacked (found by scanning rays and leaps from the king). No bitboards, no bulk counting,

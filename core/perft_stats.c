@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Detailed perft by complete turns (moves in single-move chess), through the public position
  * API: correctness over speed. The root's turns are shared among OpenMP threads, each with its
  * own counters, summed at the end. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Detailed perft: per depth the counts the chessprogramming wiki's perft tables list (nodes,
  * captures, en passant, castles, promotions, checks, discovered checks, double checks,
  * checkmates), and for double-move rules the one- and two-movement turns. Slower than perft:

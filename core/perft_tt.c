@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The lock-free perft table. Each entry is four relaxed atomic words: the key's halves each
  * XORed with the count, the count, and the depth (used only to choose what to replace). A probe
  * reads the count and checks both XORed words against it; a torn entry, mixed from two writers,
@@ -26,7 +27,7 @@ typedef struct Bucket {
 struct PerftTT {
     Bucket *buckets; /* aligned inside memory */
     void *memory;
-    size_t mapped;   /* bytes mapped with mmap, 0 when memory came from calloc */
+    size_t mapped; /* bytes mapped with mmap, 0 when memory came from calloc */
     size_t mask;
 };
 
@@ -94,8 +95,8 @@ size_t perft_tt_bytes(const PerftTT *tt) { return (tt->mask + 1) * sizeof(Bucket
 static u128 salted(u128 key, int depth)
 {
     /* Different odd multipliers for the two halves keep them independent. */
-    u128 salt = (u128)((uint64_t)depth * 0x9E3779B97F4A7C15ull) << 64
-              | (uint64_t)depth * 0xD1B54A32D192ED03ull;
+    u128 salt = (u128)((uint64_t)depth * 0x9E3779B97F4A7C15ull) << 64 |
+                (uint64_t)depth * 0xD1B54A32D192ED03ull;
     return key ^ salt;
 }
 
@@ -107,8 +108,8 @@ bool perft_tt_probe(const PerftTT *tt, u128 key, int depth, uint64_t *count)
     for (int i = 0; i < 2; i++) {
         const Entry *e = &b->e[i];
         uint64_t c = atomic_load_explicit(&e->count, memory_order_relaxed);
-        if ((atomic_load_explicit(&e->lo, memory_order_relaxed) ^ c) == lo
-            && (atomic_load_explicit(&e->hi, memory_order_relaxed) ^ c) == hi) {
+        if ((atomic_load_explicit(&e->lo, memory_order_relaxed) ^ c) == lo &&
+            (atomic_load_explicit(&e->hi, memory_order_relaxed) ^ c) == hi) {
             *count = c;
             return true;
         }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The perft transposition table: counts of subtrees by (position, depth), shared by all threads
  * without locks. An entry is trusted only when both 64-bit halves of the 128-bit Zobrist key
  * match (the low half also picks the slot), and its words are written so that a read that sees

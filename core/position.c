@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public face of the fast core: dispatches once per call to the 8x8 or 10x8 instantiation
  * and initialises the shared read-only tables exactly once, whichever thread gets there first. */
 #include "position.h"
@@ -84,7 +85,8 @@ void position_make_null(const Position *p, Position *out)
 
 int position_see(const Position *p, Move m, const int *values)
 {
-    return wide(p) ? board_see_10(&p->u.b10.board, m, values) : board_see_8(&p->u.b8.board, m, values);
+    return wide(p) ? board_see_10(&p->u.b10.board, m, values)
+                   : board_see_8(&p->u.b8.board, m, values);
 }
 
 int position_side(const Position *p) { return wide(p) ? p->u.b10.board.side : p->u.b8.board.side; }
@@ -96,7 +98,8 @@ bool position_in_check(const Position *p)
 
 int position_checkers(const Position *p, int squares[MAX_CHECKERS])
 {
-    return wide(p) ? board_checkers_10(&p->u.b10.board, squares) : board_checkers_8(&p->u.b8.board, squares);
+    return wide(p) ? board_checkers_10(&p->u.b10.board, squares)
+                   : board_checkers_8(&p->u.b8.board, squares);
 }
 
 u128 position_key128(const Position *p) { return wide(p) ? p->u.b10.board.key : p->u.b8.board.key; }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fast position: bitboards (64-bit on 8x8 boards, 128-bit on 10x8), legal move generation,
  * copy-make and Zobrist keys. The board width is fixed at compile time in each of the two
  * instantiations of board.inc; these functions only dispatch once per call on the width.
@@ -9,24 +10,24 @@
 
 /* Everything about castling that stays fixed for a game: computed once from the setup.
  * Castling slot = color * 2 + side (side 0 queen side, 1 king side). */
-#define DECLARE_BOARD(N, BBT)                                                                     \
-    typedef struct Castling##N {                                                                  \
-        BBT empty[4];       /* squares that must be empty apart from the king and the rook */    \
-        BBT safe[4];        /* squares the king crosses, both ends included: not attacked */     \
-        uint8_t king_from[2];                                                                     \
-        uint8_t rook_from[4], king_to[4], rook_to[4];                                             \
-        uint8_t keep[N];    /* rights (bit per slot) that survive a move from or to a square */  \
-    } Castling##N;                                                                                \
-    typedef struct Board##N {                                                                     \
-        BBT by_type[TYPE_NB]; /* [NO_TYPE] holds every occupied square */                        \
-        BBT by_color[2];                                                                          \
-        u128 key;           /* Zobrist key: two independent 64-bit keys */                        \
-        Piece sq[N];                                                                              \
-        BBT ep;             /* en passant target squares (two after two Marseillais double steps) */ \
-        uint8_t side;                                                                             \
-        uint8_t rights;     /* castling rights, bit per slot */                                   \
-        uint8_t king[2];                                                                          \
-        uint16_t halfmove, fullmove;                                                              \
+#define DECLARE_BOARD(N, BBT)                                                                      \
+    typedef struct Castling##N {                                                                   \
+        BBT empty[4]; /* squares that must be empty apart from the king and the rook */            \
+        BBT safe[4];  /* squares the king crosses, both ends included: not attacked */             \
+        uint8_t king_from[2];                                                                      \
+        uint8_t rook_from[4], king_to[4], rook_to[4];                                              \
+        uint8_t keep[N]; /* rights (bit per slot) that survive a move from or to a square */       \
+    } Castling##N;                                                                                 \
+    typedef struct Board##N {                                                                      \
+        BBT by_type[TYPE_NB]; /* [NO_TYPE] holds every occupied square */                          \
+        BBT by_color[2];                                                                           \
+        u128 key; /* Zobrist key: two independent 64-bit keys */                                   \
+        Piece sq[N];                                                                               \
+        BBT ep; /* en passant target squares (two after two Marseillais double steps) */           \
+        uint8_t side;                                                                              \
+        uint8_t rights; /* castling rights, bit per slot */                                        \
+        uint8_t king[2];                                                                           \
+        uint16_t halfmove, fullmove;                                                               \
     } Board##N;
 
 DECLARE_BOARD(64, uint64_t)
@@ -37,8 +38,14 @@ typedef struct Position {
     const Variant *variant;
     FenCastling castling_text;
     union {
-        struct { Castling64 castling; Board64 board; } b8;
-        struct { Castling80 castling; Board80 board; } b10;
+        struct {
+            Castling64 castling;
+            Board64 board;
+        } b8;
+        struct {
+            Castling80 castling;
+            Board80 board;
+        } b10;
     } u;
 } Position;
 

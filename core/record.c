@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Game records as one line of text (see record.h): writing turns with move numbers, and a small
  * tokenizer that reads them back, turn by turn, against the rules. */
 #include "record.h"
@@ -30,8 +31,8 @@ bool notation_game_to_text(const Position *start, const Rules *r, const Turn *tu
         if (!notation_turn_to_text(&cur, r, &turns[i], text, sizeof text)) {
             char uci[TURN_TEXT_MAX];
             turn_to_uci(&turns[i], cur.variant, cur.variant->castle960, uci);
-            errmsg_set(err, errlen, "turn %zu (move %d, %s) '%s' is not a legal turn", i + 1, number,
-                    side_name(side), uci);
+            errmsg_set(err, errlen, "turn %zu (move %d, %s) '%s' is not a legal turn", i + 1,
+                       number, side_name(side), uci);
             return false;
         }
         char prefix[24];
@@ -60,8 +61,8 @@ bool notation_game_to_text(const Position *start, const Rules *r, const Turn *tu
 
 static bool is_result(const char *tok)
 {
-    return strcmp(tok, "1-0") == 0 || strcmp(tok, "0-1") == 0 || strcmp(tok, "1/2-1/2") == 0
-        || strcmp(tok, "*") == 0;
+    return strcmp(tok, "1-0") == 0 || strcmp(tok, "0-1") == 0 || strcmp(tok, "1/2-1/2") == 0 ||
+           strcmp(tok, "*") == 0;
 }
 
 /* Length of a move number at the start of tok ("12." or "12..."), 0 when there is none:
@@ -94,8 +95,8 @@ static bool read_turn(Reader *rd, const char *text, TurnList *out, char *err, si
     Turn t;
     char why[256];
     if (!notation_turn_from_text(&rd->cur, rd->r, text, &t, why, sizeof why)) {
-        errmsg_set(err, errlen, "move %d (%s), turn '%s': %s", rd->number, side_name(rd->side), text,
-                why);
+        errmsg_set(err, errlen, "move %d (%s), turn '%s': %s", rd->number, side_name(rd->side),
+                   text, why);
         return false;
     }
     if (!turn_list_push(out, &t)) {
@@ -137,8 +138,8 @@ static bool read_token(Reader *rd, const char *tok, TurnList *out, char *err, si
     return read_turn(rd, tok, out, err, errlen);
 }
 
-bool notation_game_from_text(const Position *start, const Rules *r, const char *text,
-                             TurnList *out, Position *end, char *err, size_t errlen)
+bool notation_game_from_text(const Position *start, const Rules *r, const char *text, TurnList *out,
+                             Position *end, char *err, size_t errlen)
 {
     out->n = 0;
     Setup s;
@@ -166,7 +167,7 @@ bool notation_game_from_text(const Position *start, const Rules *r, const char *
                 ok = false;
             } else if (!rd.turn_since) {
                 errmsg_set(err, errlen, "empty turn before '//' (move %d, %s)", rd.number,
-                        side_name(rd.side));
+                           side_name(rd.side));
                 ok = false;
             }
             rd.open_separator = true;
@@ -175,8 +176,8 @@ bool notation_game_from_text(const Position *start, const Rules *r, const char *
             continue;
         }
         size_t len = 0;
-        while (c[len] && !isspace((unsigned char)c[len]) && c[len] != '{'
-               && !(c[len] == '/' && c[len + 1] == '/'))
+        while (c[len] && !isspace((unsigned char)c[len]) && c[len] != '{' &&
+               !(c[len] == '/' && c[len + 1] == '/'))
             len++;
         char tok[TOKEN_MAX];
         if (len >= TOKEN_MAX) {

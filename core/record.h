@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Game records: a sequence of turns from a start position as one line of text, in the source
  * notation of double-move chess (RULES.md 4.1 rule 7) and in ordinary SAN move text.
  *
@@ -32,7 +33,7 @@ bool notation_game_to_text(const Position *start, const Rules *r, const Turn *tu
  * free it with turn_list_free, also after an error). end, when not NULL, receives the position
  * after the last turn read. Returns false with a message in err at the first turn or token that
  * cannot be read; out then holds the turns before it and end the position they lead to. */
-bool notation_game_from_text(const Position *start, const Rules *r, const char *text,
-                             TurnList *out, Position *end, char *err, size_t errlen);
+bool notation_game_from_text(const Position *start, const Rules *r, const char *text, TurnList *out,
+                             Position *end, char *err, size_t errlen);
 
 #endif

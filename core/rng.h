@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A small deterministic pseudo-random generator (SplitMix64) for Zobrist keys, magic number
  * search, random start arrays and random test positions. State is explicit: no globals. */
 #ifndef CARRERA_RNG_H
@@ -5,7 +6,9 @@
 
 #include <stdint.h>
 
-typedef struct Rng { uint64_t state; } Rng;
+typedef struct Rng {
+    uint64_t state;
+} Rng;
 
 static inline Rng rng_new(uint64_t seed) { return (Rng){ seed }; }
 

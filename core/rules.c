@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Names of the turn rules and en passant rules, as the command line, UCI and result files write
  * them. */
 #include "rules.h"

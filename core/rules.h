@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The choice of turn rules (RULES.md section 4): plain data shared by the FEN reader, the fast
  * core and the command line. The turn logic itself is in turn.h. */
 #ifndef CARRERA_RULES_H
@@ -35,8 +36,8 @@ bool ep_rule_parse(const char *name, EpRule *out);
 /* Whether White's first turn is a single movement (balanced-style rule sets). */
 static inline bool rules_balanced(const Rules *r)
 {
-    return r->turns == TURNS_BALANCED || r->turns == TURNS_GALVIN || r->turns == TURNS_BENNEKOM
-        || r->turns == TURNS_EXTRAMOVE;
+    return r->turns == TURNS_BALANCED || r->turns == TURNS_GALVIN || r->turns == TURNS_BENNEKOM ||
+           r->turns == TURNS_EXTRAMOVE;
 }
 
 /* How many en passant squares a position at a turn boundary may carry (RULES.md 4.7). */

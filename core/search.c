@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The engine's search (search.h). Alpha-beta over complete turns: under single-move rules a turn
  * is one move and the generator's legal moves are used directly; under the double-move rules the
  * turn generator of turn.h supplies complete turns, so a first-movement check ending the turn,
@@ -250,8 +251,8 @@ static bool out_of_budget(Searcher *s)
     if (s->node_limit && s->nodes >= s->node_limit) {
         s->aborted = true;
     } else if ((s->nodes & 1023) == 0) {
-        if ((s->in->stop && atomic_load_explicit(s->in->stop, memory_order_relaxed))
-            || (s->hard_ms && now_ms() - s->start_ms >= s->hard_ms))
+        if ((s->in->stop && atomic_load_explicit(s->in->stop, memory_order_relaxed)) ||
+            (s->hard_ms && now_ms() - s->start_ms >= s->hard_ms))
             s->aborted = true;
     }
     return s->aborted;
@@ -338,8 +339,9 @@ static int cmp_order(const void *a, const void *b)
 #define LOSING_CAPTURE (-(1 << 20))
 
 /* Orders the ply's turns: the hash turn, captures that do not lose material (most valuable
- * victim, least valuable attacker), killers, then by history, then losing captures. With only_tactical, quiet turns are left out.
- * Returns the number of entries of the ply's order; false-free: memory failure orders nothing. */
+ * victim, least valuable attacker), killers, then by history, then losing captures. With
+ * only_tactical, quiet turns are left out. Returns the number of entries of the ply's order;
+ * false-free: memory failure orders nothing. */
 static int order_turns(Searcher *s, PlyData *pd, const Position *p, const Turn *hash_turn,
                        bool only_tactical)
 {
@@ -366,9 +368,9 @@ static int order_turns(Searcher *s, PlyData *pd, const Position *p, const Turn *
              * piece is what stands on the square) */
             bool safe = gain >= attacker && move_kind(t->m[0]) != MOVE_PROMOTION;
             int exchange = s->double_moves || safe ? 0 : position_see(p, t->m[0], order_value);
-            score = exchange >= 0 ? (1 << 24) + gain * 16 - attacker / 16 : LOSING_CAPTURE + exchange;
-        }
-        else if (turn_equal(t, &pd->killers[0]))
+            score =
+                exchange >= 0 ? (1 << 24) + gain * 16 - attacker / 16 : LOSING_CAPTURE + exchange;
+        } else if (turn_equal(t, &pd->killers[0]))
             score = (1 << 23) + 1;
         else if (turn_equal(t, &pd->killers[1]))
             score = 1 << 23;
@@ -468,10 +470,7 @@ static void copy_pv(Searcher *s, int ply, const Turn *t)
     s->pv_len[ply] = len + 1;
 }
 
-static int evaluate_node(const Searcher *s, const Position *p)
-{
-    return evaluate(s->in->eval, p);
-}
+static int evaluate_node(const Searcher *s, const Position *p) { return evaluate(s->in->eval, p); }
 
 /* The double-move rules generate every turn to find the captures; two turns of quiescence
  * settle the exchanges that matter at a fraction of that cost. */
@@ -574,9 +573,9 @@ static int search(Searcher *s, const Position *p, int ply, int depth, int alpha,
     if (e) {
         hash_turn = tt_turn(e);
         int v = score_from_tt(e->score, ply), bound = e->flags & 3;
-        if (!pv_node && e->depth >= depth
-            && (bound == BOUND_EXACT || (bound == BOUND_LOWER && v >= beta)
-                || (bound == BOUND_UPPER && v <= alpha)))
+        if (!pv_node && e->depth >= depth &&
+            (bound == BOUND_EXACT || (bound == BOUND_LOWER && v >= beta) ||
+             (bound == BOUND_UPPER && v <= alpha)))
             return v;
     }
 
@@ -587,8 +586,8 @@ static int search(Searcher *s, const Position *p, int ply, int depth, int alpha,
         /* reverse futility: far above beta near the horizon, the opponent will not come back */
         if (depth <= 3 && static_eval - 150 * depth >= beta && abs(beta) < SCORE_MATE_BOUND)
             return static_eval;
-        if (null_ok && depth >= 3 && static_eval >= beta && has_pieces(p)
-            && !position_first_turn(p, s->in->rules)) {
+        if (null_ok && depth >= 3 && static_eval >= beta && has_pieces(p) &&
+            !position_first_turn(p, s->in->rules)) {
             Position child;
             position_make_null(p, &child);
             int r = 3 + depth / 4;
@@ -617,8 +616,8 @@ static int search(Searcher *s, const Position *p, int ply, int depth, int alpha,
         int new_depth = depth - 1 + (gives_check && ply < 2 * s->root_depth ? 1 : 0);
 
         /* late quiet turns near the horizon, far below alpha, are not worth a search */
-        if (!pv_node && !in_check && quiet && !gives_check && done > 0 && depth <= 2
-            && static_eval + 120 * depth <= alpha && abs(alpha) < SCORE_MATE_BOUND)
+        if (!pv_node && !in_check && quiet && !gives_check && done > 0 && depth <= 2 &&
+            static_eval + 120 * depth <= alpha && abs(alpha) < SCORE_MATE_BOUND)
             continue;
 
         int v;
@@ -727,16 +726,16 @@ Turn search_run(Searcher *s, const SearchInput *in, SearchReport *final)
 
     /* the root's turns: none means the game is over; memory trouble means no search */
     PlyData *root = &s->ply[0];
-    if (!generate(s, in->root, &root->turns, false) || root->turns.n == 0
-        || !reserve_keys(s, in->n_history + MAX_PLY + 1))
+    if (!generate(s, in->root, &root->turns, false) || root->turns.n == 0 ||
+        !reserve_keys(s, in->n_history + MAX_PLY + 1))
         return none;
     Turn fallback = root->turns.v[0];
     if (in->n_history)
         memcpy(s->keys, in->history, in->n_history * sizeof *s->keys);
     s->key_base = in->n_history;
 
-    int max_depth = in->limits.depth > 0 && in->limits.depth < MAX_PLY ? in->limits.depth
-                                                                        : MAX_PLY - 1;
+    int max_depth =
+        in->limits.depth > 0 && in->limits.depth < MAX_PLY ? in->limits.depth : MAX_PLY - 1;
     Turn best = none;
     int score = 0;
     for (int depth = 1; depth <= max_depth; depth++) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The engine's search: iterative deepening over complete turns with principal variation search,
  * a transposition table, quiescence, null move, late move reductions and a check extension.
  * A turn is one movement under single-move rules and one or two under the double-move rules, so
@@ -12,20 +13,20 @@
 #include "eval.h"
 #include "turn.h"
 
-#define MAX_PLY 128
+#define MAX_PLY    128
 #define SCORE_MATE 32000
-#define SCORE_INF 32500
+#define SCORE_INF  32500
 /* Scores beyond this are mates: SCORE_MATE - n means mate n turns from the root. */
 #define SCORE_MATE_BOUND (SCORE_MATE - MAX_PLY)
 
 typedef struct SearchLimits {
-    int depth;             /* in turns; 0: no limit */
-    uint64_t nodes;        /* 0: no limit */
-    int64_t movetime_ms;   /* 0: no limit */
-    int64_t time_ms[2];    /* clock of White and Black; negative: no clock */
+    int depth;           /* in turns; 0: no limit */
+    uint64_t nodes;      /* 0: no limit */
+    int64_t movetime_ms; /* 0: no limit */
+    int64_t time_ms[2];  /* clock of White and Black; negative: no clock */
     int64_t inc_ms[2];
-    int movestogo;         /* 0: sudden death */
-    bool infinite;         /* only depth, nodes and the stop flag end it */
+    int movestogo; /* 0: sudden death */
+    bool infinite; /* only depth, nodes and the stop flag end it */
 } SearchLimits;
 
 /* A limit that sets nothing: every field zero, clocks absent. */
@@ -34,12 +35,12 @@ SearchLimits search_limits_none(void);
 /* What an iteration found, for `info` lines. */
 typedef struct SearchReport {
     int depth, seldepth;
-    int score;        /* centipawns from the root side's view */
-    int mate;         /* non-zero: mate in that many of the root side's turns (< 0: mated) */
+    int score; /* centipawns from the root side's view */
+    int mate;  /* non-zero: mate in that many of the root side's turns (< 0: mated) */
     bool lowerbound, upperbound;
     uint64_t nodes;
     int64_t ms;
-    int hashfull;     /* per mille */
+    int hashfull; /* per mille */
     int pv_len;
     Turn pv[MAX_PLY];
 } SearchReport;
@@ -55,8 +56,8 @@ typedef struct SearchInput {
     const u128 *history;
     size_t n_history;
     SearchLimits limits;
-    atomic_bool *stop;        /* may be NULL; set by another thread to end the search */
-    SearchReportFn report;    /* may be NULL; called after every iteration */
+    atomic_bool *stop;     /* may be NULL; set by another thread to end the search */
+    SearchReportFn report; /* may be NULL; called after every iteration */
     void *ctx;
 } SearchInput;
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Start positions: each variant's standard array, the 960 numbered Chess960 arrays (Scharnagl's
  * numbering) and seeded random arrays for the random-array variants. */
 #include "setup.h"

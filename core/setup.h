@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A position as plain data (a mailbox board), independent of the bitboard representation:
  * FEN reading with validation, FEN writing, standard and numbered/random start arrays.
  * The fast core (position.h) and the reference perft (perft_ref.h) both start from a Setup. */
@@ -54,6 +55,9 @@ int setup_chess960(Setup *s, const Variant *v, int number, char *err, size_t err
 void setup_random(Setup *s, const Variant *v, uint64_t seed);
 
 /* Square helpers for a board of the setup's width. */
-static inline int setup_square(const Setup *s, int file, int rank) { return rank * s->variant->files + file; }
+static inline int setup_square(const Setup *s, int file, int rank)
+{
+    return rank * s->variant->files + file;
+}
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The split of a perft into work units (split.h): below each root turn the tree is walked
  * depth first down to the split depth, positions reached twice under the same root turn are
  * merged through their keys into one unit with a multiplicity, and the units are sorted by a
@@ -287,8 +288,8 @@ void split_free(Split *s)
     *s = (Split){ 0 };
 }
 
-int split_unit_position(const WorkUnit *u, const Variant *v, const Rules *r, Position *out, char *err,
-                  size_t errlen)
+int split_unit_position(const WorkUnit *u, const Variant *v, const Rules *r, Position *out,
+                        char *err, size_t errlen)
 {
     Setup s;
     if (setup_from_fen_rules(&s, v, r, u->fen, err, errlen) != 0)

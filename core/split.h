@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Work units of a distributed perft: the tree cut at a split depth into subtrees, transpositions
  * under the same root move merged into one unit with a multiplicity, largest first. Plain data:
  * built, merged and summed without MPI, so it is tested on its own. */
@@ -25,9 +26,9 @@ typedef struct WorkUnit {
 typedef struct Split {
     Turn *root_turns; /* the root's legal turns (moves), in generation order */
     size_t n_root;
-    WorkUnit *units;  /* largest estimated subtree first */
+    WorkUnit *units; /* largest estimated subtree first */
     size_t n_units;
-    int split_depth;  /* plies (turns) from the root to the units */
+    int split_depth; /* plies (turns) from the root to the units */
 } Split;
 
 /* The root index of the one unit of a depth-0 split (the root itself, below no root turn). */
@@ -79,8 +80,8 @@ uint64_t split_unit_estimate(const Position *p, const Rules *r, int depth);
 
 /* Rebuilds a unit's position from its FEN (what a worker does) for variant v under rules r.
  * Returns 0, or -1 with a message in err when the FEN is not valid there. */
-int split_unit_position(const WorkUnit *u, const Variant *v, const Rules *r, Position *out, char *err,
-                  size_t errlen);
+int split_unit_position(const WorkUnit *u, const Variant *v, const Rules *r, Position *out,
+                        char *err, size_t errlen);
 
 /* The perft total: the sum of nodes * multiplicity over the units. UNIT_NOT_DONE while some
  * unit is not done. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Statistics of piece-value tuning: imbalance fit, bracket, ordered-logit regression, SPSA (see
  * tune_stats.h and /work/shared/STATISTICS.md for the formulas and where they come from). */
 #include "tune_stats.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Statistics of piece-value tuning (/work/shared/STATISTICS.md): the weighted least-squares fit
  * of imbalance tests in the logit domain (H.G. Muller's method) and its one-imbalance bracket,
  * the ordered-logit regression of game results on material, and SPSA with fishtest's schedule.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public face of the turn rules: dispatches to the 8x8 or 10x8 instantiation of
  * turn.inc, and writes turns as text. */
 #include "turn.h"
@@ -11,7 +12,8 @@ static bool wide(const Position *p) { return p->variant->files == 10; }
 
 bool position_first_turn(const Position *p, const Rules *r)
 {
-    return wide(p) ? board_first_turn_10(&p->u.b10.board, r) : board_first_turn_8(&p->u.b8.board, r);
+    return wide(p) ? board_first_turn_10(&p->u.b10.board, r)
+                   : board_first_turn_8(&p->u.b8.board, r);
 }
 
 bool position_turns(const Position *p, const Rules *r, TurnList *list)
@@ -46,7 +48,8 @@ void position_make_turn(const Position *p, const Rules *r, const Turn *t, Positi
     if (out != p)
         *out = *p;
     if (wide(p))
-        board_make_turn_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, t, &out->u.b10.board);
+        board_make_turn_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, t,
+                           &out->u.b10.board);
     else
         board_make_turn_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, t, &out->u.b8.board);
 }
@@ -58,14 +61,16 @@ uint64_t perft_turns(const Position *p, const Rules *r, int depth)
 
 uint64_t perft_turns_hashed(const Position *p, const Rules *r, int depth, PerftTT *tt)
 {
-    return wide(p) ? board_perft_turns_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, depth, tt)
-                   : board_perft_turns_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, depth, tt);
+    return wide(p)
+               ? board_perft_turns_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, depth, tt)
+               : board_perft_turns_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, depth, tt);
 }
 
 uint64_t perft_movements(const Position *p, const Rules *r, int depth)
 {
-    return wide(p) ? board_perft_movements_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, depth)
-                   : board_perft_movements_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, depth);
+    return wide(p)
+               ? board_perft_movements_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, depth)
+               : board_perft_movements_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, depth);
 }
 
 GameEnd position_game_end(const Position *p, const Rules *r)
@@ -90,7 +95,7 @@ GameEnd position_game_end(const Position *p, const Rules *r)
      * allowed first movement is a turn by itself, so no turn means no parry. */
     Move moves[MAX_MOVES];
     return r->turns == TURNS_EXTRAMOVE || position_legal_moves(p, moves) == 0 ? GAME_CHECKMATE
-                                                                               : GAME_STALEMATE;
+                                                                              : GAME_STALEMATE;
 }
 
 void turn_to_uci(const Turn *t, const Variant *v, bool castle960, char *out)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Turn rules: who moves how often in a turn (RULES.md section 4). Every rule set combines with
  * every variant. A turn is one or two movements of the same side; standard chess is the rule set
  * whose turns are always one movement. The position between turns is a Position whose en passant
@@ -51,10 +52,10 @@ uint64_t perft_movements(const Position *p, const Rules *r, int depth);
 
 /* How a position at a turn boundary stands (RULES.md 4.1 rules 4-5, 4.3-4.5, section 6). */
 typedef enum GameEnd {
-    GAME_ON,            /* the side to move has a complete turn */
-    GAME_CHECKMATE,     /* in check, and no allowed first movement parries it: lost */
-    GAME_STALEMATE,     /* no complete turn otherwise: a draw (Galvin: no movement at all) */
-    GAME_KING_CAPTURED  /* Galvin's game: the side to move has lost its king */
+    GAME_ON,           /* the side to move has a complete turn */
+    GAME_CHECKMATE,    /* in check, and no allowed first movement parries it: lost */
+    GAME_STALEMATE,    /* no complete turn otherwise: a draw (Galvin: no movement at all) */
+    GAME_KING_CAPTURED /* Galvin's game: the side to move has lost its king */
 } GameEnd;
 
 GameEnd position_game_end(const Position *p, const Rules *r);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Basic types shared by every part of the core: colours, pieces, squares, moves, limits.
  * Every other core header includes this one and nothing else from the core where it can. */
 #ifndef CARRERA_TYPES_H
@@ -36,10 +37,10 @@ static inline int piece_color(Piece p) { return p >> 4; }
 
 /* Boards have 8 ranks and 8 or 10 files. A square is rank * files + file, so its number
  * depends on the board width; a1 is 0 on both boards. */
-#define MAX_FILES 10
-#define RANKS 8
+#define MAX_FILES   10
+#define RANKS       8
 #define MAX_SQUARES (MAX_FILES * RANKS)
-#define NO_SQUARE (-1)
+#define NO_SQUARE   (-1)
 
 /* Upper bound on legal moves in any position of any supported variant (10x8 boards with many
  * promoted compound pieces can exceed the 218 of orthodox chess). */

@@ -1,13 +1,20 @@
+/* SPDX-License-Identifier: MIT */
 /* The table of supported variants (RULES.md sections 1-3): read-only data, looked up by name. */
 #include "variant.h"
 
 #include <string.h>
 
 /* Piece letters, indexed by PieceType: NO_TYPE P N B R A C Q K. */
-#define LETTERS_8X8 { '\0', 'P', 'N', 'B', 'R', '\0', '\0', 'Q', 'K' }
-#define LETTERS_10X8 { '\0', 'P', 'N', 'B', 'R', 'A', 'C', 'Q', 'K' }
+#define LETTERS_8X8                                                                                \
+    {                                                                                              \
+        '\0', 'P', 'N', 'B', 'R', '\0', '\0', 'Q', 'K'                                             \
+    }
+#define LETTERS_10X8                                                                               \
+    {                                                                                              \
+        '\0', 'P', 'N', 'B', 'R', 'A', 'C', 'Q', 'K'                                               \
+    }
 #define PROMOTIONS_8X8 .promotions = { QUEEN, ROOK, BISHOP, KNIGHT }, .n_promotions = 4
-#define PROMOTIONS_10X8 \
+#define PROMOTIONS_10X8                                                                            \
     .promotions = { QUEEN, CHANCELLOR, ARCHBISHOP, ROOK, BISHOP, KNIGHT }, .n_promotions = 6
 
 static const Variant CHESS = {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Zobrist keys from a fixed seed, so that keys are the same in every run and on every rank of a
  * cluster job (hash tables and transposition merging may compare keys across processes). */
 #include "zobrist.h"

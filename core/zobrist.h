@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Zobrist hashing keys, shared by both board sizes: read-only after zobrist_init(). */
 #ifndef CARRERA_ZOBRIST_H
 #define CARRERA_ZOBRIST_H

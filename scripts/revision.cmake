@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Writes OUT, a C file defining carrera_revision: the git revision of SRC (with -dirty for local
 # changes), read at every build so that provenance never names a stale revision. OUT is rewritten
 # only when the revision changes, so an unchanged tree rebuilds nothing.

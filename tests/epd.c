@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reads the reference perft files for the tests. */
 #include "epd.h"
 
@@ -28,7 +29,9 @@ static int parse_field(EpdEntry *e, const char *f)
             e->max_depth = (int)d;
     } else if ((f[0] == 'V' || f[0] == 'T' || f[0] == 'E') && f[1] == ' ') {
         char *to = f[0] == 'V' ? e->variant : f[0] == 'T' ? e->turns : e->ep_rule;
-        size_t size = f[0] == 'V' ? sizeof e->variant : f[0] == 'T' ? sizeof e->turns : sizeof e->ep_rule;
+        size_t size = f[0] == 'V'   ? sizeof e->variant
+                      : f[0] == 'T' ? sizeof e->turns
+                                    : sizeof e->ep_rule;
         snprintf(to, size, "%s", f + 2);
         char *sp = strchr(to, ' ');
         if (sp)
@@ -85,7 +88,7 @@ int epd_read(const char *path, EpdEntry **entries)
             goto bad;
         memcpy(e->fen, line, flen);
         e->fen[flen] = '\0';
-        for (char *f = semi + 1; f; ) {
+        for (char *f = semi + 1; f;) {
             char *next = strchr(f, ';');
             if (next)
                 *next++ = '\0';

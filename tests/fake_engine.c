@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A deliberately broken UCI perft engine for the bisect tests. It answers uci, isready,
  * setoption (UCI_Variant, UCI_Chess960, TurnRules, EnPassantRule), position and go perft as
  * `carrera uci` does, counting with Carrera's own core, except for the fault chosen on the

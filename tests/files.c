@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Files in tests (files.h). */
 #define _POSIX_C_SOURCE 200809L
 

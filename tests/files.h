@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Files in tests: whole files written and read back, and a message check. Each fails the running
  * cmocka test on any error. */
 #ifndef CARRERA_TEST_FILES_H

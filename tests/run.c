@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Running a program for a test (run.h): fork, exec, wait, and read back what it wrote. */
 #define _POSIX_C_SOURCE 200809L
 

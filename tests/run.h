@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Runs a program to completion for a test: stdin empty, stdout and stderr captured whole, the
  * exit status kept. Shared by the tests that drive the carrera binary. */
 #ifndef CARRERA_TEST_RUN_H
@@ -6,7 +7,7 @@
 #include <stdbool.h>
 
 typedef struct Run {
-    int status;  /* exit status, or 128 + the signal that ended it */
+    int status; /* exit status, or 128 + the signal that ended it */
     char *out, *err;
 } Run;
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The engine's signature: `carrera bench` must search exactly the number of nodes recorded in
  * tests/bench_signature. Any change to the search or the evaluation changes it; such a commit
  * updates the file and says why (the number is a fingerprint of play, not a target). */

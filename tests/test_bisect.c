@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `carrera bisect` as a user meets it, driving the built program: against tests/fake_engine.c
  * with a planted bug it must name the exact position and move; against an engine that crashes,
  * hangs or prints garbage it must fail with a message and status 3; against `carrera uci` it
@@ -358,21 +359,21 @@ static void test_usage_errors(void **state)
                        "--divide", NULL);
     expect_usage_error("unexpected argument 'e2e4'", "--engine", FAKE, "--startpos", "--depth", "1",
                        "e2e4", NULL);
-    expect_usage_error("bad timeout '0'", "--engine", FAKE, "--startpos", "--depth", "1", "--timeout",
-                       "0", NULL);
+    expect_usage_error("bad timeout '0'", "--engine", FAKE, "--startpos", "--depth", "1",
+                       "--timeout", "0", NULL);
     expect_usage_error("bad timeout '1.5'", "--engine", FAKE, "--startpos", "--depth", "1",
                        "--timeout=1.5", NULL);
-    expect_usage_error("unknown turn rules 'double'", "--engine", FAKE, "--startpos", "--depth", "1",
-                       "--turns", "double", NULL);
-    expect_usage_error("unknown en passant rule 'old'", "--engine", FAKE, "--startpos", "--depth", "1",
-                       "--ep-rule", "old", NULL);
+    expect_usage_error("unknown turn rules 'double'", "--engine", FAKE, "--startpos", "--depth",
+                       "1", "--turns", "double", NULL);
+    expect_usage_error("unknown en passant rule 'old'", "--engine", FAKE, "--startpos", "--depth",
+                       "1", "--ep-rule", "old", NULL);
     expect_usage_error("--depth given twice", "--engine", FAKE, "--startpos", "--depth", "1",
                        "--depth", "2", NULL);
     expect_usage_error("--startpos given twice", "--engine", FAKE, "--startpos", "--startpos",
                        "--depth", "1", NULL);
     expect_usage_error("--engine needs a value", "--startpos", "--depth", "1", "--engine", NULL);
-    expect_usage_error("needs --variant chess960", "--engine", FAKE, "--chess960", "5", "--depth", "1",
-                       NULL);
+    expect_usage_error("needs --variant chess960", "--engine", FAKE, "--chess960", "5", "--depth",
+                       "1", NULL);
     expect_usage_error("bad Chess960 number '960'", "--engine", FAKE, "--variant", "chess960",
                        "--chess960", "960", "--depth", "1", NULL);
 
@@ -447,12 +448,15 @@ static void test_stockfish(void **state)
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "oracle") == 0) {
+        // clang-format off: one test per line
         const struct CMUnitTest oracle[] = {
             cmocka_unit_test(test_fairy_stockfish),
             cmocka_unit_test(test_stockfish),
         };
+        // clang-format on
         return cmocka_run_group_tests_name("bisect oracle", oracle, NULL, NULL);
     }
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dropped_move_deep),     cmocka_unit_test(test_no_en_passant),
         cmocka_unit_test(test_king_into_check),       cmocka_unit_test(test_unknown_move_text),
@@ -462,5 +466,6 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_engine_prints_garbage), cmocka_unit_test(test_engine_cannot_start),
         cmocka_unit_test(test_engine_lacks_option),   cmocka_unit_test(test_usage_errors),
     };
+    // clang-format on
     return cmocka_run_group_tests_name("bisect", tests, NULL, NULL);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The `carrera` program as a user meets it: output formats, exit status of every error, and a
  * UCI session over pipes. Expected divides are computed in-process from the core, so the test
  * pins the format and the move order, not the move generator (the perft tests do that). */
@@ -316,8 +317,8 @@ static void test_estimate(void **state)
         fail_msg("estimate %g for Capablanca perft 6 (1015802437): %s", nodes, r.out);
     assert_non_null(strstr(r.out, "on 1 thread at"));
     run_free(&r);
-    expect_error("more than this machine's memory", "perft", "--startpos", "--depth", "1",
-                 "--hash", "4000000", NULL);
+    expect_error("more than this machine's memory", "perft", "--startpos", "--depth", "1", "--hash",
+                 "4000000", NULL);
 }
 
 /* Reads the next line and checks it starts with prefix. */
@@ -459,11 +460,13 @@ static void test_uci_eof_quits(void **state)
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_perft_plain),   cmocka_unit_test(test_random_array),
         cmocka_unit_test(test_perft_divide),  cmocka_unit_test(test_help_and_version),
         cmocka_unit_test(test_errors),        cmocka_unit_test(test_uci_session),
         cmocka_unit_test(test_uci_eof_quits), cmocka_unit_test(test_estimate),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

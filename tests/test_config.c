@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of the configuration files: the INI layer (cluster/config/ini_file.c), perft jobs
- * (cluster/config/perft_config.c) and `carrera check-config`, evaluation parameters (cluster/config/eval_config.c).
- * Every kind of error names the file, the line and the key; defaults; every value of every key;
- * the shipped configurations in configs/perft/ are valid and configs/eval/default.ini is exactly
- * the built-in evaluation. Fixtures in tests/config/. */
+ * (cluster/config/perft_config.c) and `carrera check-config`, evaluation parameters
+ * (cluster/config/eval_config.c). Every kind of error names the file, the line and the key;
+ * defaults; every value of every key; the shipped configurations in configs/perft/ are valid and
+ * configs/eval/default.ini is exactly the built-in evaluation. Fixtures in tests/config/. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
 
 #include <ctype.h>
@@ -360,7 +361,8 @@ static void command(void **state)
     char match_ok[1024], tune_ok[1024], match_bad[1024];
     snprintf(match_ok, sizeof match_ok, "%s/../match/smoke.ini", CARRERA_CONFIGS);
     snprintf(tune_ok, sizeof tune_ok, "%s/../tune/small.ini", CARRERA_CONFIGS);
-    snprintf(match_bad, sizeof match_bad, "%s/../match/bad-unknown-key.ini", CARRERA_CONFIG_FIXTURES);
+    snprintf(match_bad, sizeof match_bad, "%s/../match/bad-unknown-key.ini",
+             CARRERA_CONFIG_FIXTURES);
     char *match_args[] = { "check-config", match_ok, NULL };
     char *tune_args[] = { "check-config", tune_ok, NULL };
     char *match_bad_args[] = { "check-config", match_bad, NULL };
@@ -732,6 +734,7 @@ static void eval_default_file(void **state)
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(error_fixtures),
         cmocka_unit_test(bad_values),
@@ -749,5 +752,6 @@ int main(void)
         cmocka_unit_test(eval_partial),
         cmocka_unit_test(eval_default_file),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

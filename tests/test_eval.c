@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of the static evaluation (core/eval.c, core/board/eval.inc): exact colour symmetry on
  * positions of random games (with kings removed, as Galvin's game allows), symmetric starts
  * scoring the tempo, the order of the piece values, the parameter table and its setter, the
@@ -539,6 +540,7 @@ static void every_parameter_counts(void **state)
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(colour_symmetry_defaults),
         cmocka_unit_test(colour_symmetry_random_parameters),
@@ -553,5 +555,6 @@ int main(void)
         cmocka_unit_test(mobility),
         cmocka_unit_test(every_parameter_counts),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Carrera against outputs it cannot write (issue 9, fault injection): a result or PGN path whose
  * parent is a regular file (root ignores permissions, not that), and a full disk, simulated by a
  * file size limit set in the child after fork (RLIMIT_FSIZE, with SIGXFSZ ignored so that a write
@@ -140,20 +141,20 @@ static void test_unwritable_paths(void **state)
     in_dir(pgn, sizeof pgn, "small.pgn");
     write_match(config, 2, 20);
 
-    const char *perft[] = { CARRERA_BIN, "perft", "--startpos", "--depth", "2", "--threads", "1",
-                            "--out", bad_h5, "--quiet", NULL };
+    const char *perft[] = { CARRERA_BIN, "perft", "--startpos", "--depth", "2", "--threads",
+                            "1",         "--out", bad_h5,       "--quiet", NULL };
     Run r = run_program(perft);
     expect_error(&r, "perft --out", bad_h5, NULL);
     run_free(&r);
 
-    const char *match_out[] = { CARRERA_BIN, "match", "--config", config, "--out", bad_h5,
-                                "--pgn", pgn, "--quiet", NULL };
+    const char *match_out[] = { CARRERA_BIN, "match", "--config", config,    "--out",
+                                bad_h5,      "--pgn", pgn,        "--quiet", NULL };
     r = run_program(match_out);
     expect_error(&r, "match --out", bad_h5, NULL);
     run_free(&r);
 
-    const char *match_pgn[] = { CARRERA_BIN, "match", "--config", config, "--out", h5,
-                                "--pgn", bad_pgn, "--quiet", NULL };
+    const char *match_pgn[] = { CARRERA_BIN, "match", "--config", config,    "--out",
+                                h5,          "--pgn", bad_pgn,    "--quiet", NULL };
     r = run_program(match_pgn);
     expect_error(&r, "match --pgn", bad_pgn, NULL);
     run_free(&r);
@@ -204,12 +205,13 @@ static void test_perft_full_disk(void **state)
     in_dir(out, sizeof out, "perft.h5");
     in_dir(ref, sizeof ref, "perft-ref.h5");
     in_dir(tmp, sizeof tmp, "perft.h5.tmp");
-    const char *job[] = { CARRERA_BIN, "perft", "--variant", "capablanca", "--startpos",
-                          "--depth", "4", "--split-depth", "2", "--threads", "1", "--quiet",
-                          "--out", out, NULL, NULL };
-    const char *reference[] = { CARRERA_BIN, "perft", "--variant", "capablanca", "--startpos",
-                                "--depth", "4", "--split-depth", "2", "--threads", "1",
-                                "--quiet", "--out", ref, NULL };
+    const char *job[] = { CARRERA_BIN,  "perft",     "--variant", "capablanca",
+                          "--startpos", "--depth",   "4",         "--split-depth",
+                          "2",          "--threads", "1",         "--quiet",
+                          "--out",      out,         NULL,        NULL };
+    const char *reference[] = { CARRERA_BIN, "perft",   "--variant",     "capablanca", "--startpos",
+                                "--depth",   "4",       "--split-depth", "2",          "--threads",
+                                "1",         "--quiet", "--out",         ref,          NULL };
     Run r = run_program(reference);
     assert_int_equal(r.status, 0);
     run_free(&r);
@@ -344,7 +346,7 @@ static char *round_moves(const char *pgn, const char *round, int *count)
  * size and 16 KiB: enough to record the resume, not for the pairs after it (a pair needs a few
  * KiB, a new chunk of rows more); the limit is measured from the file, not from what match_file.c
  * claims before a pair, so it holds whatever that margin is. */
-#define MATCH_ROOM (16 * 1024)
+#define MATCH_ROOM  (16 * 1024)
 #define MATCH_GAMES 40
 
 static void test_match_full_disk(void **state)
@@ -358,15 +360,15 @@ static void test_match_full_disk(void **state)
     in_dir(ref_pgn, sizeof ref_pgn, "disk-ref.pgn");
     in_dir(tmp, sizeof tmp, "disk.h5.tmp");
     write_match(config, MATCH_GAMES, 200);
-    const char *reference[] = { CARRERA_BIN, "match", "--config", config, "--out", ref_h5,
-                                "--pgn", ref_pgn, "--quiet", NULL };
+    const char *reference[] = { CARRERA_BIN, "match", "--config", config,    "--out",
+                                ref_h5,      "--pgn", ref_pgn,    "--quiet", NULL };
     Run r = run_program(reference);
     if (r.status != 0)
         fail_msg("reference: status %d, stderr %s", r.status, r.err);
     run_free(&r);
 
     const char *match[] = { CARRERA_BIN, "match", "--config", config, "--out", h5,
-                            "--pgn", pgn, "--quiet", NULL, NULL };
+                            "--pgn",     pgn,     "--quiet",  NULL,   NULL };
     assert_true(run_killed(match, pgn, 12));
     match[9] = "--resume";
     struct stat st;
@@ -448,10 +450,12 @@ static void test_match_full_disk(void **state)
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unwritable_paths),
         cmocka_unit_test(test_perft_full_disk),
         cmocka_unit_test(test_match_full_disk),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of core/game.c: turns played from text and as structs, illegal turns rejected with the
  * game unchanged, and the ends of RULES.md sections 3, 4.1 (rules 5 and 9), 4.3 and 5 in their
  * order of precedence: checkmate, stalemate, king capture, threefold repetition, the 50-move rule
@@ -434,6 +435,7 @@ static void names(void **state)
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(threefold_in_chess),
         cmocka_unit_test(threefold_in_marseillais),
@@ -451,5 +453,6 @@ int main(void)
         cmocka_unit_test(castling_text),
         cmocka_unit_test(names),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

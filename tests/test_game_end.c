@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of position_game_end (core/turn.c): checkmate, stalemate and Galvin's captured king per
  * rule set, RULES.md 4.1 rules 4-5 (a parried check with no second movement is stalemate, not
  * mate), 4.3 and 4.5. */
@@ -95,11 +96,13 @@ static void galvin_king_captured(void **state)
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(checkmate),
         cmocka_unit_test(parried_check_without_second_movement_is_stalemate),
         cmocka_unit_test(stalemate_without_check),
         cmocka_unit_test(galvin_king_captured),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

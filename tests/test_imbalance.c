@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Material imbalances: the text read, the material vector, and the changed start arrays, which
  * must stay valid positions (FEN round trip under the rules) with exactly the material asked. */
 #include <stdarg.h>
@@ -46,15 +47,19 @@ static void test_parse(void **state)
     static const struct {
         const char *text, *message;
     } bad[] = {
-        { "Q", "write X:Y" },           { "Q:", "1 to 4 piece letters" },
-        { ":A", "1 to 4 piece letters" }, { "K:Q", "'K' is not one of the pieces" },
+        { "Q", "write X:Y" },
+        { "Q:", "1 to 4 piece letters" },
+        { ":A", "1 to 4 piece letters" },
+        { "K:Q", "'K' is not one of the pieces" },
         { "PP:PP", "the same pieces" },
-        { "Q:Z", "'Z' is not one" },     { "RN:NR", "the same pieces" },
+        { "Q:Z", "'Z' is not one" },
+        { "RN:NR", "the same pieces" },
         { "QQQQQ:A", "1 to 4" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         if (imbalance_parse(bad[i].text, &im, err, sizeof err) == 0 || !strstr(err, bad[i].message))
-            fail_msg("'%s': expected an error with '%s', got '%s'", bad[i].text, bad[i].message, err);
+            fail_msg("'%s': expected an error with '%s', got '%s'", bad[i].text, bad[i].message,
+                     err);
     }
 }
 
@@ -64,8 +69,8 @@ static void test_apply(void **state)
 {
     (void)state;
     const Variant *v = variant_by_name("caparandom");
-    static const char *const tests[] = { "Q:A", "Q:C", "C:A", "A:RN", "C:RN", "A:RB", "Q:RR",
-                                         "BB:NN", "P", "N:PPP", "BN:RP", "PPP:N" };
+    static const char *const tests[] = { "Q:A",  "Q:C",   "C:A", "A:RN",  "C:RN",  "A:RB",
+                                         "Q:RR", "BB:NN", "P",   "N:PPP", "BN:RP", "PPP:N" };
     Rules single = { TURNS_SINGLE, EP_CLASSIC };
     for (size_t t = 0; t < sizeof tests / sizeof *tests; t++) {
         Imbalance im;
@@ -114,10 +119,12 @@ static void test_missing_piece(void **state)
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_apply),
         cmocka_unit_test(test_missing_piece),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

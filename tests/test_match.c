@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `carrera match` end to end: configuration errors name file, line and key; a match with node
  * limits plays the same games with one thread and with two; a match against Fairy-Stockfish
  * runs clean; an external engine that crashes, plays an illegal move, prints garbage or hangs
@@ -32,15 +33,18 @@
 /* The MPI launcher and its arguments (test_match mpi ...), NULL-padded. */
 static const char *mpi_launcher[7];
 
-static void write_text(const char *path, const char *text) { write_bytes(path, text, strlen(text)); }
+static void write_text(const char *path, const char *text)
+{
+    write_bytes(path, text, strlen(text));
+}
 
 /* Runs carrera match; the result file goes beside the PGN file (same name, .h5). */
 static Run match(const char *config, const char *pgn)
 {
     char h5[512];
     snprintf(h5, sizeof h5, "%.*s.h5", (int)(strlen(pgn) - 4), pgn);
-    const char *argv[] = { CARRERA_BIN, "match", "--config", config, "--pgn", pgn, "--out", h5,
-                           "--quiet", NULL };
+    const char *argv[] = { CARRERA_BIN, "match", "--config", config,    "--pgn",
+                           pgn,         "--out", h5,         "--quiet", NULL };
     return run_program(argv);
 }
 
@@ -59,15 +63,20 @@ static void test_config_errors(void **state)
 {
     (void)state;
     expect_config_error("bad-no-limit.ini", "bad-no-limit.ini:3: [player1] has no limit");
-    expect_config_error("bad-uci-without-command.ini",
-                        "bad-uci-without-command.ini:6: [player2] is a UCI engine without a command");
+    expect_config_error(
+        "bad-uci-without-command.ini",
+        "bad-uci-without-command.ini:6: [player2] is a UCI engine without a command");
     expect_config_error("bad-eval-for-uci.ini",
                         "bad-eval-for-uci.ini:10: [player2.eval] sets Carrera's evaluation");
-    expect_config_error("bad-unknown-key.ini", "bad-unknown-key.ini:4: key 'gamez' is unknown in [match]");
+    expect_config_error("bad-unknown-key.ini",
+                        "bad-unknown-key.ini:4: key 'gamez' is unknown in [match]");
     expect_config_error("bad-tc.ini", "bad-tc.ini:4: bad value '60' for tc");
-    expect_config_error("bad-sprt.ini", "bad-sprt.ini:3: an SPRT needs both sprt_elo0 and sprt_elo1");
-    expect_config_error("bad-eval-key.ini", "bad-eval-key.ini:6: key 'ValueArchbishop' is unknown in [player1.eval]");
-    expect_config_error("bad-random-openings.ini", "bad-random-openings.ini:4: openings = random needs");
+    expect_config_error("bad-sprt.ini",
+                        "bad-sprt.ini:3: an SPRT needs both sprt_elo0 and sprt_elo1");
+    expect_config_error("bad-eval-key.ini",
+                        "bad-eval-key.ini:6: key 'ValueArchbishop' is unknown in [player1.eval]");
+    expect_config_error("bad-random-openings.ini",
+                        "bad-random-openings.ini:4: openings = random needs");
     expect_config_error("bad-section.ini", "bad-section.ini:7: section [player3] is unknown");
     expect_config_error("no-such-file.ini", "no-such-file.ini");
     expect_config_error("bad-hash-memory.ini", "hash tables (hash, per game at once) would need "
@@ -83,7 +92,8 @@ static char *game_of_round(const char *pgn, const char *round)
     if (!at)
         return NULL;
     const char *start = at;
-    while (start > pgn && !(start[-1] == '\n' && start[0] == '[' && strncmp(start, "[Event", 6) == 0))
+    while (start > pgn &&
+           !(start[-1] == '\n' && start[0] == '[' && strncmp(start, "[Event", 6) == 0))
         start--;
     const char *end = strstr(at, "\n[Event");
     size_t len = end ? (size_t)(end - start) : strlen(start);
@@ -248,18 +258,20 @@ static void test_kill_and_resume(void **state)
     /* the uninterrupted run, to compare with */
     char h5_whole[512];
     snprintf(h5_whole, sizeof h5_whole, "%s/whole.h5", scratch_dir);
-    const char *argv_w[] = { CARRERA_BIN, "match", "--config", path, "--pgn", whole, "--out",
-                             h5_whole, "--quiet", NULL };
+    const char *argv_w[] = { CARRERA_BIN, "match", "--config", path,      "--pgn",
+                             whole,       "--out", h5_whole,   "--quiet", NULL };
     Run r = run_program(argv_w);
     assert_int_equal(r.status, 0);
     run_free(&r);
 
     /* killed once a few pairs are in the PGN file */
-    const char *argv_k[] = { CARRERA_BIN, "match", "--config", path, "--pgn", pgn, "--quiet", NULL };
+    const char *argv_k[] = {
+        CARRERA_BIN, "match", "--config", path, "--pgn", pgn, "--quiet", NULL
+    };
     assert_true(run_killed(argv_k, pgn, 6));
 
-    const char *argv_r[] = { CARRERA_BIN, "match", "--config", path, "--pgn", pgn, "--resume",
-                             "--quiet", NULL };
+    const char *argv_r[] = { CARRERA_BIN, "match",    "--config", path, "--pgn",
+                             pgn,         "--resume", "--quiet",  NULL };
     r = run_program(argv_r);
     if (r.status != 0)
         fail_msg("resume: status %d, stderr %s", r.status, r.err);
@@ -320,14 +332,16 @@ static void test_openings_file_and_marseillais(void **state)
     (void)state;
     char openings[512], path[512], out[512], config[1024];
     snprintf(openings, sizeof openings, "%s/openings.epd", scratch_dir);
-    write_text(openings, "# two openings\n"
-                         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
-                         "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - ;c0 \"open game\"\n");
+    write_text(openings,
+               "# two openings\n"
+               "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
+               "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - ;c0 \"open game\"\n");
     snprintf(path, sizeof path, "%s/file.ini", scratch_dir);
     snprintf(out, sizeof out, "%s/file.pgn", scratch_dir);
     snprintf(config, sizeof config,
              "[match]\ngames = 4\nopenings = file %s\nmax_plies = 12\n"
-             "[player1]\nnodes = 300\n[player2]\nnodes = 300\n", openings);
+             "[player1]\nnodes = 300\n[player2]\nnodes = 300\n",
+             openings);
     write_text(path, config);
     Run r = match(path, out);
     if (r.status != 0)
@@ -337,8 +351,10 @@ static void test_openings_file_and_marseillais(void **state)
     char *first = game_of_round(pgn, "1.2"), *second = game_of_round(pgn, "2.1");
     assert_non_null(first);
     assert_non_null(second);
-    assert_non_null(strstr(first, "[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\"]"));
-    assert_non_null(strstr(second, "[FEN \"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1\"]"));
+    assert_non_null(
+        strstr(first, "[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\"]"));
+    assert_non_null(
+        strstr(second, "[FEN \"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1\"]"));
     free(first);
     free(second);
     free(pgn);
@@ -405,7 +421,8 @@ static void test_imbalances(void **state)
                      "[player1]\nnodes = 300\n[player2]\nnodes = 300\n");
     r = match(path, out);
     assert_int_equal(r.status, 2);
-    assert_non_null(strstr(r.err, "imbalance.ini:4: imbalance C:A: Black has no C to give up in janus"));
+    assert_non_null(
+        strstr(r.err, "imbalance.ini:4: imbalance C:A: Black has no C to give up in janus"));
     run_free(&r);
 }
 
@@ -459,8 +476,8 @@ static void test_mpi_same_games(void **state)
         argv[n++] = mpi_launcher[i];
     char h5[512];
     snprintf(h5, sizeof h5, "%s/mpi-2.h5", scratch_dir);
-    const char *rest[] = { CARRERA_BIN, "match", "--config", path, "--pgn", two, "--out", h5,
-                           "--quiet", NULL };
+    const char *rest[] = { CARRERA_BIN, "match", "--config", path,      "--pgn",
+                           two,         "--out", h5,         "--quiet", NULL };
     for (int i = 0; i < 10; i++)
         argv[n++] = rest[i];
     r = run_program(argv);
@@ -481,6 +498,7 @@ int main(int argc, char **argv)
         const struct CMUnitTest mpi[] = { cmocka_unit_test(test_mpi_same_games) };
         return cmocka_run_group_tests(mpi, scratch_setup, scratch_teardown);
     }
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_same_games_any_threads),
@@ -491,5 +509,6 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sprt_stops),
         cmocka_unit_test(test_kill_and_resume),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }

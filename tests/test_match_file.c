@@ -1,6 +1,7 @@
-/* The HDF5 result file of a match (cluster/h5/match_file.c): pairs of real short games (random legal
- * turns, Marseillais double moves included) appended, read back with the plain HDF5 API against
- * the layout the README documents, closed or killed and resumed, finished with a summary.
+/* SPDX-License-Identifier: MIT */
+/* The HDF5 result file of a match (cluster/h5/match_file.c): pairs of real short games (random
+ * legal turns, Marseillais double moves included) appended, read back with the plain HDF5 API
+ * against the layout the README documents, closed or killed and resumed, finished with a summary.
  * Mismatching matches, files that are not match checkpoints, a pair cut short by a kill, damaged
  * rows and unwritable places must give clear messages. */
 #define _XOPEN_SOURCE 700
@@ -1105,16 +1106,14 @@ static void test_unwritable(void **state)
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_create_and_record),
-        cmocka_unit_test(test_close_and_resume),
-        cmocka_unit_test(test_killed_and_resumed),
-        cmocka_unit_test(test_torn_and_damaged),
-        cmocka_unit_test(test_damaged_texts),
-        cmocka_unit_test(test_mismatch_refused),
-        cmocka_unit_test(test_not_a_checkpoint),
-        cmocka_unit_test(test_finish),
+        cmocka_unit_test(test_create_and_record),  cmocka_unit_test(test_close_and_resume),
+        cmocka_unit_test(test_killed_and_resumed), cmocka_unit_test(test_torn_and_damaged),
+        cmocka_unit_test(test_damaged_texts),      cmocka_unit_test(test_mismatch_refused),
+        cmocka_unit_test(test_not_a_checkpoint),   cmocka_unit_test(test_finish),
         cmocka_unit_test(test_unwritable),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }

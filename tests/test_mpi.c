@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Distributed perft end to end (cluster/mpi/, cluster/perft/): the
  * `carrera` program run under the MPI launcher given on the command line (`test_mpi mpiexec -n
  * 2`, `test_mpi mpiexec -n 3 --oversubscribe`), and once without it. Totals must equal the serial
@@ -566,11 +567,13 @@ int main(int argc, char **argv)
         perror("mkdtemp");
         return 1;
     }
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_totals),   cmocka_unit_test(test_serial),
         cmocka_unit_test(test_config),   cmocka_unit_test(test_kill_resume),
         cmocka_unit_test(test_refusals),
     };
+    // clang-format on
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (failed == 0)
         nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of SAN movements, turn text and game records (core/notation.c, core/record.c): the
  * source notation example of RULES.md 4.1, disambiguation, 10-file squares and promotions,
  * castling on every board, en passant, check and mate suffixes, every error, and seeded random
@@ -115,7 +116,8 @@ static void check_bad_record(const Position *p, const Rules *r, const char *text
     if (ok)
         fail_msg("line %d: \"%s\" was accepted", line, text);
     if (!strstr(err, needle))
-        fail_msg("line %d: \"%s\": message \"%s\" does not mention \"%s\"", line, text, err, needle);
+        fail_msg("line %d: \"%s\": message \"%s\" does not mention \"%s\"", line, text, err,
+                 needle);
 }
 #define BAD_RECORD(p, r, text, needle) check_bad_record(p, r, text, needle, __LINE__)
 
@@ -136,7 +138,8 @@ static void test_source_example(void **state)
         turn_to_uci(&l.v[i], p.variant, false, text);
         assert_string_equal(text, uci[i]);
     }
-    assert_true(notation_game_to_text(&p, &MARSEILLAIS, l.v, l.n, out, sizeof out, err, sizeof err));
+    assert_true(
+        notation_game_to_text(&p, &MARSEILLAIS, l.v, l.n, out, sizeof out, err, sizeof err));
     assert_string_equal(out, line);
     turn_list_free(&l);
     /* The same turns, written loosely. */
@@ -263,7 +266,8 @@ static void test_check_and_mate(void **state)
     RECORD(&p, &MARSEILLAIS, "1.e4/Qh5//a6/a5 2.Qxf7+", NULL);
     RECORD(&p, &MARSEILLAIS, "1.e4/Bc4//a6/a5 2.Qh5/Qxf7#", NULL);
     RECORD(&p, &MARSEILLAIS, "1.e4/Bc4//e5/Nc6 2.d3/Bxf7+", NULL);
-    BAD_RECORD(&p, &MARSEILLAIS, "1.e4/Qh5//a6/a5 2.Qxf7+/a3", "the turn ends after its first movement");
+    BAD_RECORD(&p, &MARSEILLAIS, "1.e4/Qh5//a6/a5 2.Qxf7+/a3",
+               "the turn ends after its first movement");
     BAD_RECORD(&p, &MARSEILLAIS, "1.e4/Qh5//a6/a5 2.Qxf7/Qxe8", "the turn ends after");
     BAD_RECORD(&p, &MARSEILLAIS, "1.e4/Bc4//a6/a5 2.Qh5/Qxf7# a4/a3", "game is over");
 
@@ -387,7 +391,9 @@ static void test_errors(void **state)
     /* Turns and records. */
     p = load("chess", NULL, &MARSEILLAIS);
     Turn t;
-    const struct { const char *text, *needle; } bad_turns[] = {
+    const struct {
+        const char *text, *needle;
+    } bad_turns[] = {
         { "", "empty turn" },
         { "  ", "empty turn" },
         { "e4/", "empty movement in turn 'e4/'" },
@@ -408,7 +414,8 @@ static void test_errors(void **state)
                      bad_turns[i].needle);
     }
     Position two_knights = load("chess", "4k3/8/8/8/8/2N5/4P3/4K1N1 w - - 0 5", &MARSEILLAIS);
-    assert_false(notation_turn_from_text(&two_knights, &MARSEILLAIS, "e4/Ne2", &t, err, sizeof err));
+    assert_false(
+        notation_turn_from_text(&two_knights, &MARSEILLAIS, "e4/Ne2", &t, err, sizeof err));
     assert_string_equal(err, "ambiguous second movement 'Ne2': Nge2 or Nce2");
     BAD_RECORD(&p, &MARSEILLAIS, "1.e4/Nf3// 2.d4/d5", "empty turn after '//' before '2.d4/d5'");
     BAD_RECORD(&p, &MARSEILLAIS, "1.e4/Nf3//", "empty turn after '//' at the end");
@@ -498,7 +505,8 @@ static void random_game(const char *vname, const Rules *r, uint64_t seed, int ma
 
     char *line = malloc(RECORD_TEXT_MAX(n));
     assert_non_null(line);
-    if (!notation_game_to_text(&start, r, game, (size_t)n, line, RECORD_TEXT_MAX(n), err, sizeof err))
+    if (!notation_game_to_text(&start, r, game, (size_t)n, line, RECORD_TEXT_MAX(n), err,
+                               sizeof err))
         fail_msg("%s %s seed %llu: game not written: %s", vname, turn_rules_name(r->turns),
                  (unsigned long long)seed, err);
     TurnList back = { 0 };
@@ -508,8 +516,8 @@ static void random_game(const char *vname, const Rules *r, uint64_t seed, int ma
                  (unsigned long long)seed, line, err);
     assert_int_equal(back.n, n);
     for (int i = 0; i < n; i++)
-        if (back.v[i].n != game[i].n || back.v[i].m[0] != game[i].m[0]
-            || (game[i].n == 2 && back.v[i].m[1] != game[i].m[1]))
+        if (back.v[i].n != game[i].n || back.v[i].m[0] != game[i].m[0] ||
+            (game[i].n == 2 && back.v[i].m[1] != game[i].m[1]))
             fail_msg("%s seed %llu: turn %d differs after reading \"%s\"", vname,
                      (unsigned long long)seed, i + 1, line);
     assert_true(position_key(&end) == position_key(&p));
@@ -534,12 +542,14 @@ static void test_random_games(void **state)
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_source_example), cmocka_unit_test(test_disambiguation),
-        cmocka_unit_test(test_ten_files),      cmocka_unit_test(test_castling),
-        cmocka_unit_test(test_check_and_mate), cmocka_unit_test(test_en_passant),
+        cmocka_unit_test(test_source_example),    cmocka_unit_test(test_disambiguation),
+        cmocka_unit_test(test_ten_files),         cmocka_unit_test(test_castling),
+        cmocka_unit_test(test_check_and_mate),    cmocka_unit_test(test_en_passant),
         cmocka_unit_test(test_single_move_games), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_random_games),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Carrera's perft against an independent program: Fairy-Stockfish, over UCI. For each variant,
  * seeded random games from the start array (random arrays for the 960 variants) stop at a random
  * ply; at each such position both programs divide perft at a small depth and every root move's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of the fast core (core/position.c, board.inc): perft against every position of the
  * reference files, the fast generator against the reference generator on seeded random
  * positions of both board sizes, and the incremental Zobrist key against a recomputed one.
@@ -52,8 +53,16 @@ static void check_file(const char *file, const char *default_variant, uint64_t l
     free(e);
 }
 
-static void perft_standard(void **state) { (void)state; check_file("standard.epd", "chess", max_nodes); }
-static void perft_chess960(void **state) { (void)state; check_file("chess960.epd", "chess960", max_nodes); }
+static void perft_standard(void **state)
+{
+    (void)state;
+    check_file("standard.epd", "chess", max_nodes);
+}
+static void perft_chess960(void **state)
+{
+    (void)state;
+    check_file("chess960.epd", "chess960", max_nodes);
+}
 static void perft_chess960_startpos(void **state)
 {
     (void)state;
@@ -122,7 +131,8 @@ static void random_position(const Variant *v, Rng *rng, int max_plies, Position 
         if (position_key128(p) != position_key_slow(p)) {
             char fen[FEN_MAX];
             fen_of(p, fen);
-            fail_msg("incremental key differs from the recomputed one after %d plies: %s", i + 1, fen);
+            fail_msg("incremental key differs from the recomputed one after %d plies: %s", i + 1,
+                     fen);
         }
     }
 }
@@ -208,8 +218,8 @@ static void make_in_place_and_castling(void **state)
     (void)state;
     Setup s;
     char err[256], fen[FEN_MAX];
-    assert_int_equal(setup_from_fen(&s, variant_by_name("chess960"), "6k1/8/8/8/8/8/8/6KR w H - 0 1",
-                                    err, sizeof err),
+    assert_int_equal(setup_from_fen(&s, variant_by_name("chess960"),
+                                    "6k1/8/8/8/8/8/8/6KR w H - 0 1", err, sizeof err),
                      0);
     Position p;
     position_from_setup(&p, &s);
@@ -236,6 +246,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(make_in_place_and_castling),
         cmocka_unit_test(perft_standard),
@@ -246,5 +257,6 @@ int main(int argc, char **argv)
         cmocka_unit_test(random_8x8),
         cmocka_unit_test(random_10x8),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The HDF5 result and checkpoint file (cluster/h5/perft_file.c): create it for a real split, record
  * units, stop without finishing (closed, or killed with SIGKILL), resume, finish, and read the
  * whole file back with the plain HDF5 API against the layout the README documents; h5dump must
@@ -64,13 +65,13 @@ static void job_make(Job *j, const char *variant, TurnRules turns, const char *f
     assert_int_equal(split_make(&j->root, &j->r, depth, split_depth, &j->split), 0);
     provenance_init(&j->prov, 2, 3, hosts, 2, config_text);
     j->info = (PerftFileInfo){ .variant = variant,
-                           .rules = j->r,
-                           .fen = j->fen,
-                           .depth = depth,
-                           .split_depth = -1,
-                           .prov = &j->prov,
-                           /* flushes are fsyncs: only the tests of crashes need every one */
-                           .checkpoint_interval = 60 };
+                               .rules = j->r,
+                               .fen = j->fen,
+                               .depth = depth,
+                               .split_depth = -1,
+                               .prov = &j->prov,
+                               /* flushes are fsyncs: only the tests of crashes need every one */
+                               .checkpoint_interval = 60 };
 }
 
 /* Counts unit i of split s as rank `rank` would. */
@@ -531,7 +532,7 @@ static void killed_child(Job *j, const char *path, bool create, size_t first, si
         Split s;
         j->info.checkpoint_interval = interval;
         PerftFile *h = create ? perft_file_create(path, &j->info, &j->split, err, sizeof err)
-                             : perft_file_open_resume(path, &j->info, &s, err, sizeof err);
+                              : perft_file_open_resume(path, &j->info, &s, err, sizeof err);
         if (!h) {
             fprintf(stderr, "child: %s\n", err);
             _exit(3);
@@ -632,7 +633,7 @@ static void test_mismatch_refused(void **state)
 
 #define REFUSED(expect)                                                                            \
     do {                                                                                           \
-        assert_null(perft_file_open_resume(path, &e, &s, err, sizeof err));                                \
+        assert_null(perft_file_open_resume(path, &e, &s, err, sizeof err));                        \
         assert_contains(err, path);                                                                \
         assert_contains(err, expect);                                                              \
         assert_null(s.units);                                                                      \
@@ -1007,6 +1008,7 @@ static void test_provenance(void **state)
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_provenance),       cmocka_unit_test(test_create_resume_finish),
         cmocka_unit_test(test_marseillais),      cmocka_unit_test(test_killed_and_resumed),
@@ -1014,5 +1016,6 @@ int main(void)
         cmocka_unit_test(test_unwritable),       cmocka_unit_test(test_disk_full),
         cmocka_unit_test(test_edge_splits),      cmocka_unit_test(test_large_provenance),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }

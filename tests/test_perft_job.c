@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of the parallel perft driver (core/perft.c) and its table (core/perft_tt.c): whatever
  * the number of threads and the table size, even a table of one bucket that every position
  * fights over, counts and divides equal the plain single-threaded perft, for single-move chess
@@ -135,10 +136,12 @@ static void table_entries(void **state)
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(table_entries),
         cmocka_unit_test(reference_positions),
         cmocka_unit_test(double_move_rules),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

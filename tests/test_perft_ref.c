@@ -1,5 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of the reference move generator (core/perft_ref.c): attack detection on the 10x8 board,
- * the bookkeeping of ref_make, and perft counts against every position of the files in tests/perft. */
+ * the bookkeeping of ref_make, and perft counts against every position of the files in tests/perft.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -69,10 +71,10 @@ static void archbishop_leaps_over_blockers(void **state)
     empty_setup(&s, "capablanca");
     put(&s, "d5", BLACK, ARCHBISHOP);
     /* Wall the archbishop in: its knight jumps still reach, its slides do not. */
-    const char *ring[] = {"c4", "c5", "c6", "d4", "d6", "e4", "e5", "e6"};
+    const char *ring[] = { "c4", "c5", "c6", "d4", "d6", "e4", "e5", "e6" };
     for (int i = 0; i < 8; i++)
         put(&s, ring[i], WHITE, PAWN);
-    const char *leaps[] = {"b4", "b6", "c3", "c7", "e3", "e7", "f4", "f6"};
+    const char *leaps[] = { "b4", "b6", "c3", "c7", "e3", "e7", "f4", "f6" };
     for (int i = 0; i < 8; i++)
         assert_true(attacked(&s, leaps[i], BLACK));
     assert_true(attacked(&s, "e6", BLACK));  /* the blocker itself */
@@ -104,7 +106,7 @@ static void chancellor_on_the_j_file(void **state)
     put(&s, "j4", WHITE, CHANCELLOR);
     put(&s, "j6", BLACK, PAWN);
     put(&s, "e4", BLACK, PAWN);
-    const char *leaps[] = {"h3", "h5", "i2", "i6"};
+    const char *leaps[] = { "h3", "h5", "i2", "i6" };
     for (int i = 0; i < 4; i++)
         assert_true(attacked(&s, leaps[i], WHITE));
     assert_true(attacked(&s, "j5", WHITE));
@@ -116,7 +118,7 @@ static void chancellor_on_the_j_file(void **state)
     assert_false(attacked(&s, "d4", WHITE));
     assert_false(attacked(&s, "i5", WHITE)); /* no bishop moves */
     /* Leaps off the edge must not wrap round to the a and b files. */
-    const char *wrapped[] = {"a2", "a3", "a5", "a6", "b3", "b5", "a4", "b4"};
+    const char *wrapped[] = { "a2", "a3", "a5", "a6", "b3", "b5", "a4", "b4" };
     for (int i = 0; i < 8; i++)
         assert_false(attacked(&s, wrapped[i], WHITE));
 }
@@ -156,11 +158,11 @@ static void check_by_compound_pieces(void **state)
     s.board[sq(&s, "g3")] = NO_PIECE;
     put(&s, "f5", BLACK, CHANCELLOR); /* file f, open */
     assert_true(ref_in_check(&s, WHITE));
-    put(&s, "f3", WHITE, PAWN);       /* blocked */
+    put(&s, "f3", WHITE, PAWN); /* blocked */
     assert_false(ref_in_check(&s, WHITE));
     put(&s, "j5", BLACK, ARCHBISHOP); /* diagonal j5-f1 */
     assert_true(ref_in_check(&s, WHITE));
-    put(&s, "h3", WHITE, KNIGHT);     /* blocked */
+    put(&s, "h3", WHITE, KNIGHT); /* blocked */
     assert_false(ref_in_check(&s, WHITE));
     assert_false(ref_in_check(&s, BLACK));
     s.board[sq(&s, "f8")] = NO_PIECE; /* no king, no check */
@@ -285,7 +287,10 @@ static void check_file(const char *file, const char *default_variant)
         char err[256] = "";
         int d = chosen_depth(e);
         if (!v || d == 0 || setup_from_fen(&s, v, e->fen, err, sizeof err) != 0) {
-            print_error("%s:%d: %s: %s\n", file, e->line, !v ? "unknown variant" : d == 0 ? "no depth" : err,
+            print_error("%s:%d: %s: %s\n", file, e->line,
+                        !v       ? "unknown variant"
+                        : d == 0 ? "no depth"
+                                 : err,
                         !v ? name : e->fen);
             failures++;
             continue;
@@ -293,8 +298,8 @@ static void check_file(const char *file, const char *default_variant)
         uint64_t got = perft_ref(&s, d);
         total += got;
         if (got != e->nodes[d]) {
-            print_error("%s:%d: %s (%s) D%d: expected %llu, got %llu\n", file, e->line, e->fen, name, d,
-                        (unsigned long long)e->nodes[d], (unsigned long long)got);
+            print_error("%s:%d: %s (%s) D%d: expected %llu, got %llu\n", file, e->line, e->fen,
+                        name, d, (unsigned long long)e->nodes[d], (unsigned long long)got);
             failures++;
         }
     }
@@ -305,14 +310,35 @@ static void check_file(const char *file, const char *default_variant)
     assert_int_equal(failures, 0);
 }
 
-static void perft_standard(void **state) { (void)state; check_file("standard.epd", "chess"); }
-static void perft_chess960(void **state) { (void)state; check_file("chess960.epd", "chess960"); }
-static void perft_chess960_startpos(void **state) { (void)state; check_file("chess960_startpos.epd", "chess960"); }
-static void perft_chess960_tricky(void **state) { (void)state; check_file("chess960_tricky.epd", "chess960"); }
-static void perft_capablanca(void **state) { (void)state; check_file("capablanca.epd", "capablanca"); }
+static void perft_standard(void **state)
+{
+    (void)state;
+    check_file("standard.epd", "chess");
+}
+static void perft_chess960(void **state)
+{
+    (void)state;
+    check_file("chess960.epd", "chess960");
+}
+static void perft_chess960_startpos(void **state)
+{
+    (void)state;
+    check_file("chess960_startpos.epd", "chess960");
+}
+static void perft_chess960_tricky(void **state)
+{
+    (void)state;
+    check_file("chess960_tricky.epd", "chess960");
+}
+static void perft_capablanca(void **state)
+{
+    (void)state;
+    check_file("capablanca.epd", "capablanca");
+}
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(archbishop_leaps_over_blockers),
         cmocka_unit_test(archbishop_slides_until_blocked),
@@ -329,5 +355,6 @@ int main(void)
         cmocka_unit_test(perft_chess960_tricky),
         cmocka_unit_test(perft_capablanca),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of detailed perft (core/perft_stats.c) against the chessprogramming wiki's published
  * tables (start position, Kiwipete, position 3), and its consistency under double-move rules
  * (node counts equal turn perft, one- and two-movement turns add up, thread counts agree). */
@@ -38,8 +39,9 @@ static void check_table(const char *fen, int depth, const Row *want)
     assert_int_equal(perft_stats(&p, &single, depth, 2, st), 0);
     for (int d = 0; d < depth; d++) {
         const PerftStats *s = &st[d];
-        uint64_t got[9] = { s->nodes,  s->captures, s->en_passant,        s->castles,       s->promotions,
-                            s->checks, s->discovered_checks, s->double_checks, s->checkmates };
+        uint64_t got[9] = { s->nodes,      s->captures, s->en_passant,        s->castles,
+                            s->promotions, s->checks,   s->discovered_checks, s->double_checks,
+                            s->checkmates };
         for (int k = 0; k < 9; k++)
             if (got[k] != want[d].v[k])
                 fail_msg("%s depth %d column %d: %llu, published %llu", fen ? fen : "startpos",
@@ -113,11 +115,13 @@ static void double_move_rules(void **state)
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(start_position),
         cmocka_unit_test(kiwipete),
         cmocka_unit_test(position_3),
         cmocka_unit_test(double_move_rules),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

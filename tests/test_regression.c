@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The samples of the regression method (cluster/tune/regression.c): match result files written with
  * the match file's API from known games, whose quiet stable material states were worked out by hand
  * (skip_plies, collapsing, groups across files, games lost by a fault), random double-move games,
@@ -658,10 +659,12 @@ static void test_fit_lopsided(void **state)
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_games),  cmocka_unit_test(test_double_moves),
         cmocka_unit_test(test_bad_files),    cmocka_unit_test(test_torn_end),
         cmocka_unit_test(test_fit_lopsided),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The engine's search, played out: it mates from random K+Q, K+R, K+A and K+C v K positions within
  * the 50-move rule against its own best defence; it finds short mates under single and double
  * move rules (including a two-movement mate and a Galvin king capture); with a node limit it is
@@ -48,15 +49,18 @@ static Position from_fen(const char *variant, const Rules *r, const char *fen)
 /* One search of the game's current position with its history. */
 static Turn think(Searcher *s, const Game *g, const SearchLimits *l, SearchReport *r)
 {
-    SearchInput in = { .root = &g->pos, .rules = &g->rules, .eval = eval_default(),
-                       .history = g->keys, .n_history = g->n_turns, .limits = *l };
+    SearchInput in = { .root = &g->pos,
+                       .rules = &g->rules,
+                       .eval = eval_default(),
+                       .history = g->keys,
+                       .n_history = g->n_turns,
+                       .limits = *l };
     return search_run(s, &in, r);
 }
 
 /* Plays the game out with the engine on both sides; returns the termination. Every chosen turn
  * must be legal (game_play checks it against the position's turns). */
-static Termination play_out(Searcher *s, Game *g, const SearchLimits *l, int max_turns,
-                            int *winner)
+static Termination play_out(Searcher *s, Game *g, const SearchLimits *l, int max_turns, int *winner)
 {
     Termination t;
     for (int i = 0; (t = game_status(g, winner)) == TERM_NONE && i < max_turns; i++) {
@@ -81,7 +85,8 @@ static Position random_mating_position(const char *variant, PieceType piece, Rng
     int files = v->files, squares = files * RANKS;
     Rules single = { TURNS_SINGLE, EP_CLASSIC };
     for (;;) {
-        int wk = (int)rng_below(rng, (uint64_t)squares), bk = (int)rng_below(rng, (uint64_t)squares),
+        int wk = (int)rng_below(rng, (uint64_t)squares),
+            bk = (int)rng_below(rng, (uint64_t)squares),
             pc = (int)rng_below(rng, (uint64_t)squares);
         if (wk == bk || wk == pc || bk == pc)
             continue;
@@ -143,10 +148,26 @@ static void mates(const char *variant, PieceType piece, int games)
     searcher_free(s);
 }
 
-static void test_mate_kqk(void **state) { (void)state; mates("chess", QUEEN, 6); }
-static void test_mate_krk(void **state) { (void)state; mates("chess", ROOK, 6); }
-static void test_mate_kak(void **state) { (void)state; mates("capablanca", ARCHBISHOP, 6); }
-static void test_mate_kck(void **state) { (void)state; mates("capablanca", CHANCELLOR, 6); }
+static void test_mate_kqk(void **state)
+{
+    (void)state;
+    mates("chess", QUEEN, 6);
+}
+static void test_mate_krk(void **state)
+{
+    (void)state;
+    mates("chess", ROOK, 6);
+}
+static void test_mate_kak(void **state)
+{
+    (void)state;
+    mates("capablanca", ARCHBISHOP, 6);
+}
+static void test_mate_kck(void **state)
+{
+    (void)state;
+    mates("capablanca", CHANCELLOR, 6);
+}
 
 /* ---- short mates ---------------------------------------------------------------------------- */
 
@@ -240,8 +261,10 @@ static void test_node_limit_deterministic(void **state)
         TurnRules turns;
         const char *fen;
     } cases[] = {
-        { "chess", TURNS_SINGLE, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" },
-        { "capablanca", TURNS_SINGLE, "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1" },
+        { "chess", TURNS_SINGLE,
+          "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" },
+        { "capablanca", TURNS_SINGLE,
+          "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1" },
         { "chess", TURNS_MARSEILLAIS, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" },
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
@@ -269,7 +292,8 @@ static void test_node_limit_deterministic(void **state)
     }
 }
 
-/* ---- legality over self-play ------------------------------------------------------------------ */
+/* ---- legality over self-play ------------------------------------------------------------------
+ */
 
 /* How many times the default number of self-play games to play (`test_search selfplay N`). */
 static int games_scale = 1;
@@ -326,7 +350,8 @@ static void test_self_play_double(void **state)
     }
 }
 
-/* ---- clocks ------------------------------------------------------------------------------------ */
+/* ---- clocks ------------------------------------------------------------------------------------
+ */
 
 static void test_time_budget(void **state)
 {
@@ -357,12 +382,15 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "selfplay") == 0) {
         games_scale = atoi(argv[2]) > 0 ? atoi(argv[2]) : 1;
+        // clang-format off: one test per line
         const struct CMUnitTest selfplay[] = {
             cmocka_unit_test(test_self_play_single),
             cmocka_unit_test(test_self_play_double),
         };
+        // clang-format on
         return cmocka_run_group_tests(selfplay, NULL, NULL);
     }
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_see),
         cmocka_unit_test(test_short_mates),
@@ -375,5 +403,6 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_self_play_single),
         cmocka_unit_test(test_self_play_double),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of variants, FEN reading/writing (every rejection, round trips over tests/perft), the
  * numbered and random start arrays, and UCI move text. */
 #include <setjmp.h>
@@ -522,6 +523,7 @@ static void test_move_text(void **state)
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_variant_table),    cmocka_unit_test(test_reject_board),
         cmocka_unit_test(test_reject_material),  cmocka_unit_test(test_reject_castling),
@@ -529,5 +531,6 @@ int main(void)
         cmocka_unit_test(test_castling_styles),  cmocka_unit_test(test_chess960_numbering),
         cmocka_unit_test(test_random_arrays),    cmocka_unit_test(test_move_text),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of the split into work units (core/split.c): on reference positions of every
  * variant family and under the double-move rule sets, counting every unit and adding nodes times
  * multiplicity gives the perft and the divide; the units are exactly the positions the paths
@@ -354,10 +355,12 @@ int main(int argc, char **argv)
 {
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(choose_depth),          cmocka_unit_test(edge_cases),
         cmocka_unit_test(transpositions_merged), cmocka_unit_test(reference_positions),
         cmocka_unit_test(double_move_rules),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

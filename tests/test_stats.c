@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of the match statistics (core/stats.c) against numbers computed independently of it:
  * by hand from STATISTICS.md's formulas, and with a throwaway mpmath script (50 digits) that
  * finds the SPRT's maximum-likelihood distributions by damped Newton maximisation of
@@ -294,6 +295,7 @@ static void sprt_parameters(void **state)
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(elo_and_score),
         cmocka_unit_test(trinomial_example),
@@ -306,5 +308,6 @@ int main(void)
         cmocka_unit_test(sprt_bounds_and_decision),
         cmocka_unit_test(sprt_parameters),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

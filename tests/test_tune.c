@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `carrera tune` end to end: the [tune] section's errors; the imbalance method iterated (the
  * second iteration plays with the first one's values, both recorded); SPSA with its whole
  * trajectory recomputed here from the games in the file, the same with one thread, two threads
@@ -31,15 +32,14 @@
 /* The MPI launcher and its arguments (test_tune mpi ...), NULL-padded. */
 static const char *mpi_launcher[7];
 
-
 /* scratch_dir/name.ext */
 static void path_of(char *out, size_t len, const char *name, const char *ext)
 {
     snprintf(out, len, "%s/%s.%s", scratch_dir, name, ext);
 }
 
-/* Writes scratch_dir/name.ini and runs carrera tune on it (PGN and result file scratch_dir/name.pgn, .h5),
- * under the MPI launcher when mpi is set. */
+/* Writes scratch_dir/name.ini and runs carrera tune on it (PGN and result file
+ * scratch_dir/name.pgn, .h5), under the MPI launcher when mpi is set. */
 static Run tune(const char *name, const char *config, bool mpi)
 {
     char ini[512], pgn[512], h5[512];
@@ -51,8 +51,8 @@ static Run tune(const char *name, const char *config, bool mpi)
     int n = 0;
     for (int i = 0; mpi && i < 7 && mpi_launcher[i]; i++)
         argv[n++] = mpi_launcher[i];
-    const char *rest[] = { CARRERA_BIN, "tune", "--config", ini, "--pgn", pgn, "--out", h5,
-                           "--quiet", NULL };
+    const char *rest[] = { CARRERA_BIN, "tune",  "--config", ini,       "--pgn",
+                           pgn,         "--out", h5,         "--quiet", NULL };
     memcpy(argv + n, rest, sizeof rest);
     return run_program(argv);
 }
@@ -82,8 +82,8 @@ static double *read_doubles(const char *path, const char *name, hsize_t dims[2])
     H5Sget_simple_extent_dims(s, dims, NULL);
     double *v = calloc(dims[0] * dims[1] + 1, sizeof *v);
     assert_non_null(v);
-    assert_true(dims[0] * dims[1] == 0
-                || H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+    assert_true(dims[0] * dims[1] == 0 ||
+                H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
     H5Sclose(s);
     H5Dclose(d);
     H5Fclose(f);
@@ -229,16 +229,18 @@ static void test_config_errors(void **state)
     expect_error(c, 2, "bad.ini:2: method = spsa plays iterations x pairs_per_iteration");
     snprintf(c, sizeof c, "[match]\n[tune]\nmethod = spsa\n%s", players);
     expect_error(c, 2, "bad.ini:2: method = spsa needs iterations = N");
-    snprintf(c, sizeof c, "[match]\n[tune]\nmethod = spsa\niterations = 2\nparams = ValueWizardMg\n%s",
-             players);
+    snprintf(c, sizeof c,
+             "[match]\n[tune]\nmethod = spsa\niterations = 2\nparams = ValueWizardMg\n%s", players);
     expect_error(c, 2, "bad.ini:5: params: 'ValueWizardMg' is no evaluation parameter");
     snprintf(c, sizeof c,
              "[match]\n[tune]\nmethod = spsa\niterations = 2\nparams = ValueArchbishopMg\n"
-             "ValueArchbishopMg = 900, 800, 20, 0.002\n%s", players);
+             "ValueArchbishopMg = 900, 800, 20, 0.002\n%s",
+             players);
     expect_error(c, 2, "bad.ini:6: ValueArchbishopMg: bounds 900, 800 must satisfy");
     snprintf(c, sizeof c,
              "[match]\n[tune]\nmethod = spsa\niterations = 2\nparams = ValueArchbishopMg\n"
-             "ValueArchbishopMg = 500, 800, 20, 0.002\n%s", players);
+             "ValueArchbishopMg = 500, 800, 20, 0.002\n%s",
+             players);
     expect_error(c, 2, "[tune]: ");
     expect_error("[match]\n[tune]\nmethod = spsa\niterations = 2\n[player1]\nnodes = 100\n"
                  "[player2]\nengine = uci\ncommand = /bin/false\nnodes = 100\n",
@@ -251,10 +253,12 @@ static void test_config_errors(void **state)
              players);
     expect_error(c, 2, "games = FILES reads recorded games and plays none");
     expect_error("[tune]\nmethod = spsa\niterations = 2\n", 2, "no [match] section");
-    expect_error("[tune]\nmethod = regression\ngames = /nonexistent/a.h5\n", 2, "/nonexistent/a.h5");
+    expect_error("[tune]\nmethod = regression\ngames = /nonexistent/a.h5\n", 2,
+                 "/nonexistent/a.h5");
     /* a design that cannot separate the pieces is refused after its games */
-    Run r = tune("singular", "[match]\nvariant = capablanca\nimbalances = Q:A, P\ngames = 2\n"
-                             "max_plies = 20\n[player1]\nnodes = 200\n[player2]\nnodes = 200\n",
+    Run r = tune("singular",
+                 "[match]\nvariant = capablanca\nimbalances = Q:A, P\ngames = 2\n"
+                 "max_plies = 20\n[player1]\nnodes = 200\n[player2]\nnodes = 200\n",
                  false);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "no piece values: the imbalance tests cannot separate"));
@@ -417,11 +421,11 @@ static void test_spsa_kill_and_resume(void **state)
     path_of(h5, sizeof h5, "spsa-killed", "h5");
     path_of(whole, sizeof whole, "spsa-whole", "h5");
     write_bytes(ini, config, strlen(config));
-    const char *argv[] = { CARRERA_BIN, "tune", "--config", ini, "--pgn", pgn, "--out", h5,
-                           "--quiet", NULL };
+    const char *argv[] = { CARRERA_BIN, "tune",  "--config", ini,       "--pgn",
+                           pgn,         "--out", h5,         "--quiet", NULL };
     assert_true(run_killed(argv, pgn, 13)); /* in the middle of the fourth iteration */
-    const char *resume[] = { CARRERA_BIN, "tune", "--config", ini, "--pgn", pgn, "--out", h5,
-                             "--resume", "--quiet", NULL };
+    const char *resume[] = { CARRERA_BIN, "tune", "--config", ini,       "--pgn", pgn,
+                             "--out",     h5,     "--resume", "--quiet", NULL };
     r = run_program(resume);
     if (r.status != 0)
         fail_msg("resume: status %d\n%s\n%s", r.status, r.out, r.err);
@@ -450,10 +454,10 @@ static void test_regression_sources(void **state)
     read_text(iterated, "/tune/regression", "fit", own, sizeof own);
     assert_string_equal(fit, own);
     assert_int_equal(r.status, strcmp(fit, "ok") == 0 ? 0 : 1);
-    assert_true(read_number(out, "/tune/regression", "samples")
-                == read_number(iterated, "/tune/regression", "samples"));
-    assert_true(read_number(out, "/tune/regression", "games") == 3 * 2 * 24
-                || read_number(out, "/tune/regression", "games") == 2 * 2 * 24);
+    assert_true(read_number(out, "/tune/regression", "samples") ==
+                read_number(iterated, "/tune/regression", "samples"));
+    assert_true(read_number(out, "/tune/regression", "games") == 3 * 2 * 24 ||
+                read_number(out, "/tune/regression", "games") == 2 * 2 * 24);
     if (strcmp(fit, "ok") == 0) {
         expect_same_doubles(out, iterated, "/tune/regression/value");
         expect_plots(out, 1);
@@ -491,8 +495,8 @@ static void test_plot_errors(void **state)
     char h5[512], pgn[512];
     path_of(h5, sizeof h5, "plain", "h5");
     path_of(pgn, sizeof pgn, "plain", "pgn");
-    const char *play[] = { CARRERA_BIN, "match", "--config", match, "--out", h5, "--pgn", pgn,
-                           "--quiet", NULL };
+    const char *play[] = { CARRERA_BIN, "match", "--config", match,     "--out",
+                           h5,          "--pgn", pgn,        "--quiet", NULL };
     Run r = run_program(play);
     assert_int_equal(r.status, 0);
     run_free(&r);
@@ -533,6 +537,7 @@ int main(int argc, char **argv)
         const struct CMUnitTest mpi[] = { cmocka_unit_test(test_mpi_spsa) };
         return cmocka_run_group_tests(mpi, scratch_setup, scratch_teardown);
     }
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_imbalance_iterations),
@@ -541,5 +546,6 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_regression_sources),
         cmocka_unit_test(test_plot_errors),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }

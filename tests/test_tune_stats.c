@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of the tuning statistics (core/tune_stats.c): exact cases worked by hand from
  * STATISTICS.md's formulas, and synthetic games drawn from known piece values (a logistic model
  * of the score with a draw rate), from which the imbalance fit and the regression must recover
@@ -957,6 +958,7 @@ static void spsa_converges(void **state)
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pieces),
         cmocka_unit_test(imbalance_inputs),
@@ -973,5 +975,6 @@ int main(void)
         cmocka_unit_test(spsa_schedule),
         cmocka_unit_test(spsa_converges),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Checks the produced turn-perft numbers of configs/perft/marseillais.epd: every value up to a
  * node limit against the fast core (through the threaded, hashed perft driver), and the shallow
  * ones against the independent reference turn rules (tests/turn_ref.c), so that the published

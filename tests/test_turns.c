@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of the turn rules (core/turn.c) against the reference turn rules (tests/turn_ref.c), which
  * were written from RULES.md alone: hand-counted positions for every rule of RULES.md section 4
  * (each checked against both implementations), the FEN reader under turn rules, and seeded random
@@ -36,15 +37,15 @@
 #endif
 #endif
 
-static const Rules SINGLE = {TURNS_SINGLE, EP_CLASSIC};
-static const Rules CLASSIC = {TURNS_MARSEILLAIS, EP_CLASSIC};
-static const Rules MODERN = {TURNS_MARSEILLAIS, EP_MODERN};
-static const Rules BALANCED = {TURNS_BALANCED, EP_CLASSIC};
-static const Rules BALANCED_MODERN = {TURNS_BALANCED, EP_MODERN};
-static const Rules GALVIN = {TURNS_GALVIN, EP_CLASSIC};
-static const Rules BENNEKOM = {TURNS_BENNEKOM, EP_CLASSIC};
-static const Rules BENNEKOM_MODERN = {TURNS_BENNEKOM, EP_MODERN};
-static const Rules EXTRAMOVE = {TURNS_EXTRAMOVE, EP_CLASSIC};
+static const Rules SINGLE = { TURNS_SINGLE, EP_CLASSIC };
+static const Rules CLASSIC = { TURNS_MARSEILLAIS, EP_CLASSIC };
+static const Rules MODERN = { TURNS_MARSEILLAIS, EP_MODERN };
+static const Rules BALANCED = { TURNS_BALANCED, EP_CLASSIC };
+static const Rules BALANCED_MODERN = { TURNS_BALANCED, EP_MODERN };
+static const Rules GALVIN = { TURNS_GALVIN, EP_CLASSIC };
+static const Rules BENNEKOM = { TURNS_BENNEKOM, EP_CLASSIC };
+static const Rules BENNEKOM_MODERN = { TURNS_BENNEKOM, EP_MODERN };
+static const Rules EXTRAMOVE = { TURNS_EXTRAMOVE, EP_CLASSIC };
 
 static double now(void)
 {
@@ -86,7 +87,7 @@ static uint64_t *sorted_keys(const TurnList *l)
 
 static void key_text(uint64_t key, const Variant *v, char *out)
 {
-    Turn t = {{(Move)(key >> 32), (Move)(key & 0xffffffffu)}, (key & 0xffffffffu) ? 2 : 1};
+    Turn t = { { (Move)(key >> 32), (Move)(key & 0xffffffffu) }, (key & 0xffffffffu) ? 2 : 1 };
     turn_to_uci(&t, v, false, out);
 }
 
@@ -99,7 +100,8 @@ static void print_fen(const char *what, const Setup *s, const Rules *r)
 
 /* Compares the reference list with the fast one; prints the differences (and a duplicate in the
  * fast list) and returns their number. */
-static int turn_sets_differ(const Setup *s, const Rules *r, const TurnList *ref, const TurnList *fast)
+static int turn_sets_differ(const Setup *s, const Rules *r, const TurnList *ref,
+                            const TurnList *fast)
 {
     uint64_t *a = sorted_keys(ref), *b = sorted_keys(fast);
     int diffs = 0;
@@ -169,7 +171,8 @@ static void normal_fen(const Setup *s, const Rules *r, char *fen)
 
 /* Plays t with both implementations; returns whether the next boundary states agree, printing
  * them when they do not. ref_after receives the reference state. */
-static bool same_after(const Setup *s, const Position *p, const Rules *r, const Turn *t, Setup *ref_after)
+static bool same_after(const Setup *s, const Position *p, const Rules *r, const Turn *t,
+                       Setup *ref_after)
 {
     Position q;
     Setup fast_after;
@@ -244,7 +247,7 @@ static size_t case_count_first(const Case *c, const char *first)
 {
     size_t n = 0;
     for (size_t i = 0; i < c->ref.n; i++) {
-        Turn t = {{c->ref.v[i].m[0], MOVE_NONE}, 1};
+        Turn t = { { c->ref.v[i].m[0], MOVE_NONE }, 1 };
         char buf[TURN_TEXT_MAX];
         turn_to_uci(&t, c->s.variant, false, buf);
         n += strcmp(buf, first) == 0;
@@ -434,20 +437,26 @@ static void en_passant_state_after_turn(void **state)
     const char *start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     /* Classic: both double steps stay capturable; modern: only the second movement's. */
     case_open(&c, "chess", CLASSIC, start);
-    case_play(&c, "d2d4/f2f4", "rnbqkbnr/pppppppp/8/8/3P1P2/8/PPP1P1PP/RNBQKBNR b KQkq d3,f3 0 1", NULL);
-    case_play(&c, "f2f4/d2d4", "rnbqkbnr/pppppppp/8/8/3P1P2/8/PPP1P1PP/RNBQKBNR b KQkq d3,f3 0 1", NULL);
+    case_play(&c, "d2d4/f2f4", "rnbqkbnr/pppppppp/8/8/3P1P2/8/PPP1P1PP/RNBQKBNR b KQkq d3,f3 0 1",
+              NULL);
+    case_play(&c, "f2f4/d2d4", "rnbqkbnr/pppppppp/8/8/3P1P2/8/PPP1P1PP/RNBQKBNR b KQkq d3,f3 0 1",
+              NULL);
     /* A pawn that double-stepped and moved on is not capturable. */
     case_play(&c, "e2e4/e4e5", "rnbqkbnr/pppppppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", NULL);
     /* Clocks count turns: two quiet turns, then the fullmove number after Black's. */
     Case mid;
-    case_play(&c, "g1f3/b1c3", "rnbqkbnr/pppppppp/8/8/8/2N2N2/PPPPPPPP/R1BQKB1R b KQkq - 1 1", &mid);
-    case_play(&mid, "g8f6/b8c6", "r1bqkb1r/pppppppp/2n2n2/8/8/2N2N2/PPPPPPPP/R1BQKB1R w KQkq - 2 2", NULL);
+    case_play(&c, "g1f3/b1c3", "rnbqkbnr/pppppppp/8/8/8/2N2N2/PPPPPPPP/R1BQKB1R b KQkq - 1 1",
+              &mid);
+    case_play(&mid, "g8f6/b8c6", "r1bqkb1r/pppppppp/2n2n2/8/8/2N2N2/PPPPPPPP/R1BQKB1R w KQkq - 2 2",
+              NULL);
     case_close(&mid);
     case_close(&c);
 
     case_open(&c, "chess", MODERN, start);
-    case_play(&c, "d2d4/f2f4", "rnbqkbnr/pppppppp/8/8/3P1P2/8/PPP1P1PP/RNBQKBNR b KQkq f3 0 1", NULL);
-    case_play(&c, "f2f4/d2d4", "rnbqkbnr/pppppppp/8/8/3P1P2/8/PPP1P1PP/RNBQKBNR b KQkq d3 0 1", NULL);
+    case_play(&c, "d2d4/f2f4", "rnbqkbnr/pppppppp/8/8/3P1P2/8/PPP1P1PP/RNBQKBNR b KQkq f3 0 1",
+              NULL);
+    case_play(&c, "f2f4/d2d4", "rnbqkbnr/pppppppp/8/8/3P1P2/8/PPP1P1PP/RNBQKBNR b KQkq d3 0 1",
+              NULL);
     case_close(&c);
 
     /* Balanced first turn: one movement, which is no second movement for the modern rule. */
@@ -650,9 +659,10 @@ static void balanced_first_turn_is_single(void **state)
 {
     (void)state;
     Case c;
-    const Rules *sets[] = {&BALANCED, &BALANCED_MODERN, &GALVIN, &BENNEKOM, &EXTRAMOVE};
+    const Rules *sets[] = { &BALANCED, &BALANCED_MODERN, &GALVIN, &BENNEKOM, &EXTRAMOVE };
     for (int i = 0; i < 5; i++) {
-        case_open(&c, "chess", *sets[i], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        case_open(&c, "chess", *sets[i],
+                  "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
         /* The 20 moves of chess, each a turn. */
         assert_int_equal(case_count(&c), 20);
         assert_true(ref_first_turn(&c.s, &c.r));
@@ -693,7 +703,8 @@ static void fen_under_rules(void **state)
     assert_true(fen_ok(&MODERN, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"));
     /* No pawn on e4 behind e3. */
     assert_false(fen_ok(&CLASSIC, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1"));
-    assert_false(fen_ok(&CLASSIC, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3,g3 0 1"));
+    assert_false(
+        fen_ok(&CLASSIC, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3,g3 0 1"));
     /* The pawn's start square occupied: a double-move state, impossible in chess. */
     assert_true(fen_ok(&CLASSIC, "4k3/8/8/8/4P3/8/4K3/6N1 b - e3 0 2"));
     assert_false(fen_ok(&SINGLE, "4k3/8/8/8/4P3/8/4K3/6N1 b - e3 0 2"));
@@ -708,9 +719,9 @@ static void fen_under_rules(void **state)
 static void start_positions(void **state)
 {
     (void)state;
-    const Rules *sets[] = {&SINGLE, &CLASSIC, &MODERN, &BALANCED, &BALANCED_MODERN,
-                           &GALVIN, &BENNEKOM, &BENNEKOM_MODERN, &EXTRAMOVE};
-    const char *variants[] = {"chess", "capablanca"};
+    const Rules *sets[] = { &SINGLE, &CLASSIC,  &MODERN,          &BALANCED, &BALANCED_MODERN,
+                            &GALVIN, &BENNEKOM, &BENNEKOM_MODERN, &EXTRAMOVE };
+    const char *variants[] = { "chess", "capablanca" };
     for (int v = 0; v < 2; v++)
         for (size_t i = 0; i < sizeof sets / sizeof *sets; i++) {
             const Rules *r = sets[i];
@@ -780,19 +791,25 @@ static bool takes_king(const Setup *s, const Turn *t)
 static bool favoured(const Setup *s, const Turn *t, int kind)
 {
     switch (kind) {
-    case 0: return ep_count(t) == 2;
-    case 1: return ep_count(t) == 1;
-    case 2: return double_steps(s, t) == 2;
-    case 3: return double_steps(s, t) == 1;
-    case 4: return pawns_only(s, t);
-    default: return !takes_king(s, t);
+    case 0:
+        return ep_count(t) == 2;
+    case 1:
+        return ep_count(t) == 1;
+    case 2:
+        return double_steps(s, t) == 2;
+    case 3:
+        return double_steps(s, t) == 1;
+    case 4:
+        return pawns_only(s, t);
+    default:
+        return !takes_king(s, t);
     }
 }
 
 /* A random turn: of each favoured kind present, taken with the given chance in percent. */
 static const Turn *pick_turn(Rng *rng, const Setup *s, const TurnList *l)
 {
-    static const int CHANCE[6] = {90, 60, 40, 25, 30, 90};
+    static const int CHANCE[6] = { 90, 60, 40, 25, 30, 90 };
     for (int kind = 0; kind < 6; kind++) {
         const Turn *pick = NULL;
         uint64_t seen = 0;
@@ -822,7 +839,7 @@ static void explain_perft(const Setup *s, const Position *p, const Rules *r, con
         Position q;
         ref_make_turn(s, r, &ref->v[i], &after);
         position_make_turn(p, r, &ref->v[i], &q);
-        TurnList a = {0}, b = {0};
+        TurnList a = { 0 }, b = { 0 };
         assert_true(ref_turns(&after, r, &a));
         assert_true(position_turns(&q, r, &b));
         turn_sets_differ(&after, r, &a, &b);
@@ -834,11 +851,11 @@ static void explain_perft(const Setup *s, const Position *p, const Rules *r, con
 /* Every comparison at one position; returns the number of disagreements and counts a finished
  * game in *over. want_deep adds turn perft depth 2 and movement perft depth 3 (counted in
  * *deeps) where they are affordable. */
-static int compare_position(const Setup *s, const Position *p, const Rules *r, bool want_deep, int *over,
-                            int *deeps)
+static int compare_position(const Setup *s, const Position *p, const Rules *r, bool want_deep,
+                            int *over, int *deeps)
 {
     int bad = 0;
-    TurnList ref = {0}, fast = {0};
+    TurnList ref = { 0 }, fast = { 0 };
     assert_true(ref_turns(s, r, &ref));
     assert_true(position_turns(p, r, &fast));
     *over += ref.n == 0;
@@ -859,7 +876,7 @@ static int compare_position(const Setup *s, const Position *p, const Rules *r, b
     uint64_t firsts = 0;
     for (size_t i = 0; i < ref.n; i++)
         firsts += i == 0 || ref.v[i].m[0] != ref.v[i - 1].m[0];
-    uint64_t want[2][4] = {{0, ref.n, 0, 0}, {0, firsts, 0, 0}};
+    uint64_t want[2][4] = { { 0, ref.n, 0, 0 }, { 0, firsts, 0, 0 } };
     want[1][2] = ref_perft_movements(s, r, 2);
     if (deep) {
         want[0][2] = ref_perft_turns(s, r, 2);
@@ -870,8 +887,8 @@ static int compare_position(const Setup *s, const Position *p, const Rules *r, b
             uint64_t got = kind == 0 ? perft_turns(p, r, d) : perft_movements(p, r, d);
             if (got != want[kind][d]) {
                 print_fen(kind == 0 ? "turn perft differs" : "movement perft differs", s, r);
-                print_error("  D%d reference %llu fast %llu\n", d, (unsigned long long)want[kind][d],
-                            (unsigned long long)got);
+                print_error("  D%d reference %llu fast %llu\n", d,
+                            (unsigned long long)want[kind][d], (unsigned long long)got);
                 if (d > 1)
                     explain_perft(s, p, r, &ref);
                 bad++;
@@ -890,7 +907,7 @@ static int compare_position(const Setup *s, const Position *p, const Rules *r, b
  * one in deep_every gets (if it has at most DEEP_MAX_TURNS turns). */
 static void random_positions(const Rules *r, int count, int deep_every, uint64_t seed)
 {
-    static const char *VARIANTS[4] = {"chess", "chess960", "capablanca", "caparandom"};
+    static const char *VARIANTS[4] = { "chess", "chess960", "capablanca", "caparandom" };
     double t0 = now();
     int bad = 0, over = 0, eps = 0, path = 0, two_ep = 0, deep = 0;
     for (int game = 0; game < count && bad < 5; game++) {
@@ -902,7 +919,7 @@ static void random_positions(const Rules *r, int count, int deep_every, uint64_t
         position_from_setup(&p, &s);
         int turns = (int)rng_below(&rng, 31);
         for (int k = 0; k < turns; k++) {
-            TurnList l = {0};
+            TurnList l = { 0 };
             assert_true(position_turns(&p, r, &l));
             if (l.n == 0) {
                 turn_list_free(&l);
@@ -914,7 +931,7 @@ static void random_positions(const Rules *r, int count, int deep_every, uint64_t
                 ep2 |= ep_count(&l.v[i]) == 2;
             }
             if (k % 8 == 0 || ep) {
-                TurnList mine = {0};
+                TurnList mine = { 0 };
                 assert_true(ref_turns(&s, r, &mine));
                 bad += turn_sets_differ(&s, r, &mine, &l) != 0;
                 ref_turn_list_free(&mine);
@@ -938,7 +955,8 @@ static void random_positions(const Rules *r, int count, int deep_every, uint64_t
             Setup back;
             setup_to_fen(&s, FEN_CASTLING_SHREDDER, fen, sizeof fen);
             if (setup_from_fen_rules(&back, v, r, fen, err, sizeof err) != 0) {
-                print_error("%s [%s]: reached state %s rejected: %s\n", v->name, rules_text(r), fen, err);
+                print_error("%s [%s]: reached state %s rejected: %s\n", v->name, rules_text(r), fen,
+                            err);
                 bad++;
             }
         }
@@ -958,18 +976,55 @@ static void random_positions(const Rules *r, int count, int deep_every, uint64_t
 #else
 #define DEEP(n) (n)
 #endif
-static void random_single(void **state) { (void)state; random_positions(&SINGLE, RANDOM_POSITIONS, DEEP(5), 1); }
-static void random_classic(void **state) { (void)state; random_positions(&CLASSIC, RANDOM_POSITIONS, DEEP(51), 2); }
-static void random_modern(void **state) { (void)state; random_positions(&MODERN, RANDOM_POSITIONS, DEEP(51), 3); }
-static void random_balanced(void **state) { (void)state; random_positions(&BALANCED, RANDOM_POSITIONS, DEEP(51), 4); }
-static void random_balanced_modern(void **state) { (void)state; random_positions(&BALANCED_MODERN, RANDOM_POSITIONS, DEEP(51), 5); }
-static void random_galvin(void **state) { (void)state; random_positions(&GALVIN, RANDOM_POSITIONS, DEEP(25), 6); }
-static void random_bennekom(void **state) { (void)state; random_positions(&BENNEKOM, RANDOM_POSITIONS, DEEP(11), 7); }
-static void random_bennekom_modern(void **state) { (void)state; random_positions(&BENNEKOM_MODERN, RANDOM_POSITIONS / 2, DEEP(21), 8); }
-static void random_extramove(void **state) { (void)state; random_positions(&EXTRAMOVE, RANDOM_POSITIONS, DEEP(51), 9); }
+static void random_single(void **state)
+{
+    (void)state;
+    random_positions(&SINGLE, RANDOM_POSITIONS, DEEP(5), 1);
+}
+static void random_classic(void **state)
+{
+    (void)state;
+    random_positions(&CLASSIC, RANDOM_POSITIONS, DEEP(51), 2);
+}
+static void random_modern(void **state)
+{
+    (void)state;
+    random_positions(&MODERN, RANDOM_POSITIONS, DEEP(51), 3);
+}
+static void random_balanced(void **state)
+{
+    (void)state;
+    random_positions(&BALANCED, RANDOM_POSITIONS, DEEP(51), 4);
+}
+static void random_balanced_modern(void **state)
+{
+    (void)state;
+    random_positions(&BALANCED_MODERN, RANDOM_POSITIONS, DEEP(51), 5);
+}
+static void random_galvin(void **state)
+{
+    (void)state;
+    random_positions(&GALVIN, RANDOM_POSITIONS, DEEP(25), 6);
+}
+static void random_bennekom(void **state)
+{
+    (void)state;
+    random_positions(&BENNEKOM, RANDOM_POSITIONS, DEEP(11), 7);
+}
+static void random_bennekom_modern(void **state)
+{
+    (void)state;
+    random_positions(&BENNEKOM_MODERN, RANDOM_POSITIONS / 2, DEEP(21), 8);
+}
+static void random_extramove(void **state)
+{
+    (void)state;
+    random_positions(&EXTRAMOVE, RANDOM_POSITIONS, DEEP(51), 9);
+}
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(first_movement_check_ends_turn),
         cmocka_unit_test(check_must_be_parried_first),
@@ -993,5 +1048,6 @@ int main(void)
         cmocka_unit_test(random_bennekom_modern),
         cmocka_unit_test(random_extramove),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

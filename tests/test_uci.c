@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `carrera uci` as a GUI or a match runner meets it: the option list (every variant, the turn
  * rules, Hash, every evaluation parameter), searches under every kind of limit with info lines
  * and a legal bestmove, `stop` and `isready` while searching, the comma notation of double-move
@@ -90,10 +91,11 @@ static void read_search(Subprocess *p, char *best, size_t len, uint64_t *last_no
             continue;
         if (!starts_with(line, "info depth "))
             fail_msg("unexpected line during a search: '%s'", line);
-        if (strcmp(line, "info depth 0 score mate 0") == 0 || strcmp(line, "info depth 0 score cp 0") == 0)
+        if (strcmp(line, "info depth 0 score mate 0") == 0 ||
+            strcmp(line, "info depth 0 score cp 0") == 0)
             continue;
         static const char *const fields[] = { " seldepth ", " score ", " nodes ", " nps ",
-                                              " hashfull ", " time ", " pv " };
+                                              " hashfull ", " time ",  " pv " };
         for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
             if (!strstr(line, fields[i]))
                 fail_msg("info line without%s: '%s'", fields[i], line);
@@ -296,7 +298,8 @@ static void test_bad_input(void **state)
         { "setoption name Hash value lots", "info string error: Hash takes 1 to " },
         { "setoption name ValueArchbishopMg value abc", "info string error: " },
         { "setoption name ValueArchbishopMg value 999999999", "info string error: " },
-        { "setoption name NoSuchOption value 1", "info string error: unknown option 'NoSuchOption'" },
+        { "setoption name NoSuchOption value 1",
+          "info string error: unknown option 'NoSuchOption'" },
         { "setoption", "info string error: expected 'setoption name NAME [value VALUE]'" },
         { "setoption name UCI_Variant value shogi", "info string error: unknown variant 'shogi'" },
         { "position", "info string error: expected 'position (startpos | fen FEN) [moves ...]'" },
@@ -317,8 +320,8 @@ static void test_bad_input(void **state)
     read_line(&p, line, sizeof line);
     assert_true(starts_with(line, "info string error: go depth needs a number, not 'x'"));
     read_line(&p, line, sizeof line);
-    assert_true(starts_with(line, "info string error: unknown go parameter 'x' ignored")
-                || starts_with(line, "info string error: unknown go parameter 'sideways'"));
+    assert_true(starts_with(line, "info string error: unknown go parameter 'x' ignored") ||
+                starts_with(line, "info string error: unknown go parameter 'sideways'"));
     read_search(&p, best, sizeof best, &nodes);
     assert_true(nodes <= 500);
     /* still alive and well */
@@ -335,7 +338,8 @@ static void test_bad_input(void **state)
 static void test_end_of_input(void **state)
 {
     (void)state;
-    FILE *f = popen("printf 'position startpos moves e2e4\\ngo depth 4\\n' | " CARRERA_BIN " uci", "r");
+    FILE *f =
+        popen("printf 'position startpos moves e2e4\\ngo depth 4\\n' | " CARRERA_BIN " uci", "r");
     assert_non_null(f);
     char line[4096];
     bool answered = false;
@@ -347,6 +351,7 @@ static void test_end_of_input(void **state)
 
 int main(void)
 {
+    // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_searches),
@@ -354,5 +359,6 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_end_of_input),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The reference turn rules: the test oracle for core/turn.c, written from RULES.md sections 4,
  * 4.7 and 6 only.
  *
@@ -53,14 +54,14 @@ static bool has_king(const Setup *s, int color)
 
 static bool is_capture(const Setup *s, Move m)
 {
-    return move_kind(m) == MOVE_EN_PASSANT
-        || (move_kind(m) != MOVE_CASTLING && s->board[move_to(m)] != NO_PIECE);
+    return move_kind(m) == MOVE_EN_PASSANT ||
+           (move_kind(m) != MOVE_CASTLING && s->board[move_to(m)] != NO_PIECE);
 }
 
 static bool is_double_step(const Setup *s, Move m)
 {
-    return piece_type(s->board[move_from(m)]) == PAWN
-        && abs(rank_of(s, move_to(m)) - rank_of(s, move_from(m))) == 2;
+    return piece_type(s->board[move_from(m)]) == PAWN &&
+           abs(rank_of(s, move_to(m)) - rank_of(s, move_from(m))) == 2;
 }
 
 /* Where the castling king (and rook) stand after the castling move m. */
@@ -89,9 +90,10 @@ typedef struct Dir {
     int df, dr;
 } Dir;
 
-static const Dir LEAPS[8] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-static const Dir DIAG[4] = {{1, 1}, {1, -1}, {-1, -1}, {-1, 1}};
-static const Dir ORTH[4] = {{1, 0}, {0, -1}, {-1, 0}, {0, 1}};
+static const Dir LEAPS[8] = { { 1, 2 },   { 2, 1 },   { 2, -1 }, { 1, -2 },
+                              { -1, -2 }, { -2, -1 }, { -2, 1 }, { -1, 2 } };
+static const Dir DIAG[4] = { { 1, 1 }, { 1, -1 }, { -1, -1 }, { -1, 1 } };
+static const Dir ORTH[4] = { { 1, 0 }, { 0, -1 }, { -1, 0 }, { 0, 1 } };
 
 /* The square one step d from sq, or NO_SQUARE off the board. */
 static int step(const Setup *s, int sq, Dir d)
@@ -113,8 +115,14 @@ static void push(Gen *g, int from, int to, int kind, PieceType promo)
         g->moves[g->n++] = move_new(from, to, kind, promo);
 }
 
-static bool enemy_at(const Setup *s, int sq) { return s->board[sq] != NO_PIECE && piece_color(s->board[sq]) != s->side; }
-static bool free_for_us(const Setup *s, int sq) { return s->board[sq] == NO_PIECE || enemy_at(s, sq); }
+static bool enemy_at(const Setup *s, int sq)
+{
+    return s->board[sq] != NO_PIECE && piece_color(s->board[sq]) != s->side;
+}
+static bool free_for_us(const Setup *s, int sq)
+{
+    return s->board[sq] == NO_PIECE || enemy_at(s, sq);
+}
 
 static void pawn_to(const Setup *s, Gen *g, int from, int to)
 {
@@ -129,17 +137,18 @@ static void pawn_to(const Setup *s, Gen *g, int from, int to)
 static void galvin_pawn(const Setup *s, Gen *g, int from)
 {
     int fw = forward(s->side);
-    int one = step(s, from, (Dir){0, fw});
+    int one = step(s, from, (Dir){ 0, fw });
     if (one == NO_SQUARE)
         return;
     if (s->board[one] == NO_PIECE) {
         pawn_to(s, g, from, one);
-        int two = step(s, one, (Dir){0, fw});
-        if (rank_of(s, from) == home_rank(s->side) + fw && two != NO_SQUARE && s->board[two] == NO_PIECE)
+        int two = step(s, one, (Dir){ 0, fw });
+        if (rank_of(s, from) == home_rank(s->side) + fw && two != NO_SQUARE &&
+            s->board[two] == NO_PIECE)
             push(g, from, two, MOVE_NORMAL, NO_TYPE);
     }
     for (int df = -1; df <= 1; df += 2) {
-        int to = step(s, from, (Dir){df, fw});
+        int to = step(s, from, (Dir){ df, fw });
         if (to != NO_SQUARE && enemy_at(s, to))
             pawn_to(s, g, from, to);
     }
@@ -179,7 +188,8 @@ static void galvin_castling(const Setup *s, Gen *g)
         if (rook == NO_SQUARE || s->board[rook] != make_piece(us, ROOK))
             continue;
         int base = home_rank(us) * files(s);
-        int ends[2][2] = {{king, base + s->variant->king_to[side]}, {rook, base + s->variant->rook_to[side]}};
+        int ends[2][2] = { { king, base + s->variant->king_to[side] },
+                           { rook, base + s->variant->rook_to[side] } };
         bool clear = true;
         for (int k = 0; k < 2; k++) {
             int lo = ends[k][0] < ends[k][1] ? ends[k][0] : ends[k][1];
@@ -195,7 +205,7 @@ static void galvin_castling(const Setup *s, Gen *g)
 
 static int galvin_moves(const Setup *s, Move *moves)
 {
-    Gen g = {moves, 0};
+    Gen g = { moves, 0 };
     for (int sq = 0; sq < files(s) * RANKS; sq++) {
         Piece p = s->board[sq];
         if (p == NO_PIECE || piece_color(p) != s->side)
@@ -260,7 +270,7 @@ static bool list_push(TurnList *l, Move a, Move b)
         l->v = v;
         l->cap = cap;
     }
-    l->v[l->n++] = (Turn){{a, b}, b == MOVE_NONE ? 1 : 2};
+    l->v[l->n++] = (Turn){ { a, b }, b == MOVE_NONE ? 1 : 2 };
     return true;
 }
 
@@ -293,8 +303,9 @@ static bool second_allowed(const Setup *s, const Rules *r, Move first, const Set
  * under classic rules, the other double-stepped pawn (choice 1 at the top). */
 static int second_ep(const Setup *s, const Rules *r, Move first)
 {
-    bool classic = r->ep == EP_CLASSIC
-                && (r->turns == TURNS_MARSEILLAIS || r->turns == TURNS_BALANCED || r->turns == TURNS_BENNEKOM);
+    bool classic =
+        r->ep == EP_CLASSIC &&
+        (r->turns == TURNS_MARSEILLAIS || r->turns == TURNS_BALANCED || r->turns == TURNS_BENNEKOM);
     if (!classic || move_kind(first) != MOVE_EN_PASSANT)
         return NO_SQUARE;
     for (int i = 0; i < 2; i++)
@@ -412,8 +423,8 @@ void ref_make_turn(const Setup *s, const Rules *r, const Turn *t, Setup *out)
     int k = 0;
     out->ep[0] = out->ep[1] = NO_SQUARE;
     for (int i = 0; i < n_ep; i++)
-        if (out->board[arrived[i]] == make_piece(us, PAWN) && out->board[passed[i]] == NO_PIECE
-            && !(t->n == 2 && i == 0 && move_from(t->m[1]) == arrived[i]))
+        if (out->board[arrived[i]] == make_piece(us, PAWN) && out->board[passed[i]] == NO_PIECE &&
+            !(t->n == 2 && i == 0 && move_from(t->m[1]) == arrived[i]))
             out->ep[k++] = passed[i];
     if (k == 2 && out->ep[0] > out->ep[1]) {
         int x = out->ep[0];
@@ -428,7 +439,7 @@ RefStatus ref_status(const Setup *s, const Rules *r)
 {
     if (!has_king(s, s->side))
         return REF_KING_CAPTURED;
-    TurnList list = {0};
+    TurnList list = { 0 };
     bool ok = ref_turns(s, r, &list);
     size_t n = list.n;
     ref_turn_list_free(&list);
@@ -450,7 +461,7 @@ uint64_t ref_perft_turns(const Setup *s, const Rules *r, int depth)
 {
     if (depth == 0)
         return 1;
-    TurnList list = {0};
+    TurnList list = { 0 };
     if (!ref_turns(s, r, &list))
         abort(); /* a test oracle out of memory cannot give an answer */
     uint64_t nodes = 0;
@@ -472,7 +483,7 @@ uint64_t ref_perft_movements(const Setup *s, const Rules *r, int depth)
 {
     if (depth == 0)
         return 1;
-    TurnList list = {0};
+    TurnList list = { 0 };
     if (!ref_turns(s, r, &list))
         abort();
     uint64_t nodes = 0;

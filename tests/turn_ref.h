@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The reference turn rules (RULES.md section 4): a second implementation of the Marseillais
  * family on the mailbox Setup, written from RULES.md alone, slow and plain, built on the reference
  * move generator (perft_ref.h). The tests compare the fast core (turn.h) with it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `carrera bench`: a fixed search over positions of every board and rule set, one thread, fixed
  * depth, a fresh table per position. The total node count is the engine's signature: it changes
  * exactly when the search or the evaluation changes, so a test compares it with the value kept
@@ -33,13 +34,16 @@ typedef struct BenchPosition {
  * (a turn of theirs holds two movements and thousands of turns). */
 static const BenchPosition positions[] = {
     { "chess", TURNS_SINGLE, NULL, 0 },
-    { "chess", TURNS_SINGLE, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 0 },
-    { "chess", TURNS_SINGLE, "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8", 0 },
+    { "chess", TURNS_SINGLE, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+      0 },
+    { "chess", TURNS_SINGLE, "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+      0 },
     { "chess", TURNS_SINGLE, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 0 },
     { "chess", TURNS_SINGLE, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 0 },
     { "chess960", TURNS_SINGLE, NULL, 7 },
     { "capablanca", TURNS_SINGLE, NULL, 0 },
-    { "capablanca", TURNS_SINGLE, "r1a1qkbc1r/ppp1pppppp/2nb3n2/3p6/3P6/2NB3N2/PPP1PPPPPP/R1A1QKBC1R w KQkq - 4 5", 0 },
+    { "capablanca", TURNS_SINGLE,
+      "r1a1qkbc1r/ppp1pppppp/2nb3n2/3p6/3P6/2NB3N2/PPP1PPPPPP/R1A1QKBC1R w KQkq - 4 5", 0 },
     { "capablanca", TURNS_SINGLE, "6k3/5ppp2/10/10/10/10/5PPP2/2A3K3 w - - 0 1", 0 },
     { "gothic", TURNS_SINGLE, NULL, 0 },
     { "embassy", TURNS_SINGLE, NULL, 0 },
@@ -53,20 +57,21 @@ static const BenchPosition positions[] = {
     { "chess", TURNS_EXTRAMOVE, NULL, 0 },
 };
 
-#define BENCH_DEPTH 9
+#define BENCH_DEPTH   9
 #define BENCH_HASH_MB 16
 
 void bench_usage(FILE *out)
 {
-    fprintf(out,
-            "usage: carrera bench [--depth N] [--eval FILE]\n"
-            "\n"
-            "Searches %zu fixed positions (every board, every rule set) with one thread to depth N\n"
-            "(default %d; double-move rule sets to N/3 turns) with a fresh %d MiB table each, and\n"
-            "prints the nodes of each and their total: the engine's signature, which changes\n"
-            "exactly when its search or evaluation changes. --eval FILE: evaluation parameters\n"
-            "from the [eval] section of FILE instead of the defaults (the signature then differs).\n",
-            sizeof positions / sizeof *positions, BENCH_DEPTH, BENCH_HASH_MB);
+    fprintf(
+        out,
+        "usage: carrera bench [--depth N] [--eval FILE]\n"
+        "\n"
+        "Searches %zu fixed positions (every board, every rule set) with one thread to depth N\n"
+        "(default %d; double-move rule sets to N/3 turns) with a fresh %d MiB table each, and\n"
+        "prints the nodes of each and their total: the engine's signature, which changes\n"
+        "exactly when its search or evaluation changes. --eval FILE: evaluation parameters\n"
+        "from the [eval] section of FILE instead of the defaults (the signature then differs).\n",
+        sizeof positions / sizeof *positions, BENCH_DEPTH, BENCH_HASH_MB);
 }
 
 static int64_t now_ms(void)
@@ -140,8 +145,9 @@ int bench_command(int argc, char **argv)
         if ((status = build(b, &p)) != 0)
             break;
         Rules rules = { b->turns, EP_CLASSIC };
-        SearchInput in = { .root = &p, .rules = &rules, .eval = eval,
-                           .limits = search_limits_none() };
+        SearchInput in = {
+            .root = &p, .rules = &rules, .eval = eval, .limits = search_limits_none()
+        };
         in.limits.depth = b->turns == TURNS_SINGLE ? (int)depth : (int)(depth + 2) / 3;
         searcher_clear(searcher);
         SearchReport r;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `carrera bench`: the engine's fixed search whose node count is its signature. */
 #ifndef CARRERA_BENCH_H
 #define CARRERA_BENCH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The `carrera bisect` command: Carrera's divide (in process) against an external UCI engine's
  * `go perft`, descending into a move whose counts differ, one ply shallower each time, until the
  * position whose move lists differ. Every position goes to the engine as a FEN, so each step

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The `carrera bisect` command: finds where an external UCI engine's perft departs from
  * Carrera's, by comparing divides and descending into a differing move until the position where
  * the two move lists differ. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The `carrera check-config` command (check_config.h). */
 #include "check_config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The `carrera check-config FILE` command: reads and validates a job configuration without
  * running it, so a mistake shows before the job waits in a queue. */
 #ifndef CARRERA_CHECK_CONFIG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Usage errors of the command line, in one format for every command. */
 #include "cli_error.h"
 

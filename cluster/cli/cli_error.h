@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* How the command line reports a usage error: one `carrera: error: ...` line on stderr and the
  * exit status 2, so scripts can tell a bad invocation (2) from a failed run (1). */
 #ifndef CARRERA_CLI_ERROR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The `carrera` program: picks the command and hands over its arguments. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `carrera match` (match_command.h). */
 #include "match_command.h"
 
@@ -19,17 +20,13 @@ void match_usage(FILE *out)
           out);
 }
 
-int match_command_read(int argc, char **argv, void (*usage)(FILE *), MatchRequest *r,
-                       int *status)
+int match_command_read(int argc, char **argv, void (*usage)(FILE *), MatchRequest *r, int *status)
 {
     const char *command = argv[0];
     *r = (MatchRequest){ 0 };
-    const Option options[] = { { "--config", &r->config, NULL },
-                               { "--out", &r->out, NULL },
-                               { "--pgn", &r->pgn, NULL },
-                               { "--resume", NULL, &r->resume },
-                               { "--quiet", NULL, &r->quiet },
-                               { NULL, NULL, NULL } };
+    const Option options[] = { { "--config", &r->config, NULL }, { "--out", &r->out, NULL },
+                               { "--pgn", &r->pgn, NULL },       { "--resume", NULL, &r->resume },
+                               { "--quiet", NULL, &r->quiet },   { NULL, NULL, NULL } };
     int parsed = options_parse(argc, argv, command, options);
     *status = 0;
     if (parsed == 1)
@@ -37,8 +34,7 @@ int match_command_read(int argc, char **argv, void (*usage)(FILE *), MatchReques
     else if (parsed < 0)
         *status = EXIT_USAGE;
     else if (!r->config)
-        *status =
-            cli_error("%s needs --config FILE.ini (see carrera %s --help)", command, command);
+        *status = cli_error("%s needs --config FILE.ini (see carrera %s --help)", command, command);
     else
         return 0;
     return -1;

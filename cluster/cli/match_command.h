@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `carrera match`: a self-play or engine-against-engine match from a match file (match/). */
 #ifndef CARRERA_MATCH_COMMAND_H
 #define CARRERA_MATCH_COMMAND_H
@@ -15,7 +16,6 @@ void match_usage(FILE *out);
 /* The options match and tune share (--config, --out, --pgn, --resume, --quiet) into *r, for the
  * command named in argv[0] (usage prints its help). Returns 0 to run r; otherwise the command is
  * over (help printed, or a usage error reported) and *status is its exit status. */
-int match_command_read(int argc, char **argv, void (*usage)(FILE *), MatchRequest *r,
-                       int *status);
+int match_command_read(int argc, char **argv, void (*usage)(FILE *), MatchRequest *r, int *status);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The option parser and the position/rules options of the commands. */
 #include "options.h"
 

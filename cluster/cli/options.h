@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Command-line options shared by the commands: `--name value`, `--name=value` and flags, whole
  * numbers, and the position and rules that perft and bisect both start from. Errors are reported
  * with cli_error (`carrera: error: ...`). */

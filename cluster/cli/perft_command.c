@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The `carrera perft` command: option parsing, the start position, and the report. */
 #include <inttypes.h>
 #include <omp.h>
@@ -222,8 +223,9 @@ int perft_command(int argc, char **argv)
         Position p;
         position_from_setup(&p, &s);
         char text[512];
-        estimate_perft_text(&p, &rules, depth, run.threads > 0 ? run.threads : omp_get_max_threads(),
-                            text, sizeof text);
+        estimate_perft_text(&p, &rules, depth,
+                            run.threads > 0 ? run.threads : omp_get_max_threads(), text,
+                            sizeof text);
         printf("%s\n", text);
         return 0;
     }
@@ -243,17 +245,17 @@ int perft_command(int argc, char **argv)
         if (!line)
             return cli_error("out of memory");
         PerftRun job = { .setup = s,
-                        .rules = rules,
-                        .depth = depth,
-                        .split_depth = split_depth,
-                        .threads = run.threads,
-                        .hash_bytes = run.hash_bytes,
-                        .output = out,
-                        .checkpoint_interval = PERFT_CHECKPOINT_INTERVAL,
-                        .resume = resume,
-                        .divide = divide,
-                        .quiet = quiet,
-                        .config_text = line };
+                         .rules = rules,
+                         .depth = depth,
+                         .split_depth = split_depth,
+                         .threads = run.threads,
+                         .hash_bytes = run.hash_bytes,
+                         .output = out,
+                         .checkpoint_interval = PERFT_CHECKPOINT_INTERVAL,
+                         .resume = resume,
+                         .divide = divide,
+                         .quiet = quiet,
+                         .config_text = line };
         int rc = perft_run(&job);
         free(line);
         return rc;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The `carrera perft` command: reads its options, builds the position and prints perft. */
 #ifndef CARRERA_PERFT_COMMAND_H
 #define CARRERA_PERFT_COMMAND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `carrera tune` (tune_command.h): a tune file with [match] plays it (match/match_run.h); one
  * without runs the regression over the games of earlier result files. */
 #include "tune_command.h"
@@ -53,12 +54,12 @@ static int regression_over_files(const char *path, const char *out, bool *handle
         fflush(stdout);
         Provenance prov;
         provenance_init(&prov, 1, 1, NULL, 0, ini.text);
-        if (make_parent_dirs(output, err, sizeof err) != 0
-            || tune_file_create(output, &prov, &t, sources, cfg.tune.n_sources, err, sizeof err) != 0) {
+        if (make_parent_dirs(output, err, sizeof err) != 0 ||
+            tune_file_create(output, &prov, &t, sources, cfg.tune.n_sources, err, sizeof err) !=
+                0) {
             fprintf(stderr, "carrera: error: %s\n", err);
             status = 1;
-        }
-        else
+        } else
             fprintf(stderr, "result: %s\n", output);
         if (status == 0 && !t.regression.ok)
             status = 1;

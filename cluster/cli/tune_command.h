@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `carrera tune`: piece values from self-play (a material-odds match, SPSA or the regression,
  * tune/), or the regression alone over the games of earlier result files (a tune file without
  * [match]: `[tune] method = regression`, `games = A.h5, B.h5`; no game is played). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `carrera uci` (uci_command.h): the evaluation file read, then the server's loop. */
 #include "uci_command.h"
 

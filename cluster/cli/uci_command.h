@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `carrera uci`: Carrera's engine over UCI on stdin and stdout (uci/uci_server.h). */
 #ifndef CARRERA_UCI_COMMAND_H
 #define CARRERA_UCI_COMMAND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Evaluation parameters from INI files (eval_config.h): the keys of a section checked against
  * the parameter names of eval.h and set with eval_param_set, whose message gives the range. */
 #include "eval_config.h"

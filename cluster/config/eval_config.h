@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Evaluation parameters from INI files: each key of an [eval] section is a parameter as UCI
  * names it (eval.h; case-insensitive), `ValueArchbishopMg = 850`. Keys not given keep their
  * values, so a file lists only what it changes. Errors name the file, the line and the key. */

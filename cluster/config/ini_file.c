@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading INI files into entries (ini_file.h). inih splits the lines into sections and
  * `key = value` pairs; it is fed through a reader of our own, which counts lines (Debian's inih
  * gives its handler none), notes section headers where they start (inih says nothing of an empty

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* INI files read whole into plain data: every `key = value` with its section and line, every
  * section header with its line, and the text itself (kept as provenance). Reading knows nothing
  * of what a file should contain; each kind of configuration validates the entries itself, with

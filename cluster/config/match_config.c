@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading match files (match_config.h): the [match] section's keys into a MatchConfig, each
  * player's section into a PlayerConfig, [playerN.eval] through eval_config, and the checks that
  * need the whole file (a player without a limit, UCI options for Carrera's engine, ...). */
@@ -71,8 +72,8 @@ static bool time_control(const char *text, PlayerLimits *l)
     memcpy(base, text, len);
     base[len] = '\0';
     double b, inc;
-    if (!decimal(base, false, &b) || !decimal(plus + 1, false, &inc) || b <= 0 || b > 1e6
-        || inc > 1e5)
+    if (!decimal(base, false, &b) || !decimal(plus + 1, false, &inc) || b <= 0 || b > 1e6 ||
+        inc > 1e5)
         return false;
     l->base_ms = (int64_t)llround(b * 1000.0);
     l->inc_ms = (int64_t)llround(inc * 1000.0);
@@ -134,13 +135,16 @@ static void match_key(Reader *r, const IniEntry *e)
         while (i < 4 && strcmp(k, names[i]) != 0)
             i++;
         if (i == 4) {
-            ini_unknown_key(&r->check, e, "the SPRT keys are sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta");
+            ini_unknown_key(&r->check, e,
+                            "the SPRT keys are sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta");
             return;
         }
         double x;
         bool elo = i < 2;
         if (!decimal(v, elo, &x) || (elo ? fabs(x) > 1000 : x <= 0 || x > 0.5))
-            bad(r, e, elo ? "an Elo difference from -1000 to 1000" : "a probability above 0, at most 0.5");
+            bad(r, e,
+                elo ? "an Elo difference from -1000 to 1000"
+                    : "a probability above 0, at most 0.5");
         else
             *fields[i] = x;
         r->sprt_given[i] = true;
@@ -163,7 +167,8 @@ static void match_key(Reader *r, const IniEntry *e)
                 if (!number_parse(star + 1, 1, 100, &weight)) {
                     ini_fail(&r->check, e->line,
                              "bad value for imbalances: '%s*%s': the weight after * must be a "
-                             "whole number from 1 to 100", t, star + 1);
+                             "whole number from 1 to 100",
+                             t, star + 1);
                     return;
                 }
             }
@@ -230,8 +235,8 @@ static void player_key(Reader *r, PlayerConfig *p, const IniEntry *e)
     } else if (strncmp(k, "option.", 7) == 0 && k[7]) {
         if (p->n_options == PLAYER_MAX_OPTIONS) {
             ini_fail(&r->check, e->line, "more than %d options for one player", PLAYER_MAX_OPTIONS);
-        } else if (strlen(k + 7) >= sizeof p->options[0].name
-                   || strlen(v) >= sizeof p->options[0].value) {
+        } else if (strlen(k + 7) >= sizeof p->options[0].name ||
+                   strlen(v) >= sizeof p->options[0].value) {
             bad(r, e, "an option value of at most 255 characters (names at most 63)");
         } else {
             PlayerOption *o = &p->options[p->n_options++];
@@ -308,8 +313,9 @@ static void check_whole(Reader *r, const Ini *ini)
     uint64_t total;
     if (t->given && t->method == TUNE_SPSA) {
         if (games_line)
-            ini_fail(&r->check, games_line,
-                     "method = spsa plays iterations x pairs_per_iteration game pairs: remove games");
+            ini_fail(
+                &r->check, games_line,
+                "method = spsa plays iterations x pairs_per_iteration game pairs: remove games");
         if (imbalances_line)
             ini_fail(&r->check, imbalances_line, "method = spsa plays no imbalances");
         c->stages = t->iterations;
@@ -331,7 +337,8 @@ static void check_whole(Reader *r, const Ini *ini)
     if (total > MATCH_MAX_GAMES)
         ini_fail(&r->check, games_line ? games_line : imbalances_line,
                  "%" PRIu64 " games in all (iterations, imbalances and their weights): more than "
-                 "%d", total, MATCH_MAX_GAMES);
+                 "%d",
+                 total, MATCH_MAX_GAMES);
     c->games = (int)(total > MATCH_MAX_GAMES ? MATCH_MAX_GAMES : total);
     if (t->given && t->method == TUNE_IMBALANCE && !c->n_imbalances)
         ini_fail(&r->check, ini_file_section(ini, "tune")->line,
@@ -352,8 +359,9 @@ static void check_whole(Reader *r, const Ini *ini)
         }
     }
     if (c->openings == OPENINGS_RANDOM && !c->variant->random_array)
-        ini_fail(&r->check, line_of(ini, "match", "openings"),
-                 "openings = random needs a variant with random start arrays (chess960, caparandom)");
+        ini_fail(
+            &r->check, line_of(ini, "match", "openings"),
+            "openings = random needs a variant with random start arrays (chess960, caparandom)");
     if (r->sprt_line) {
         for (int i = 0; i < 2; i++)
             if (!r->sprt_given[i])
@@ -369,8 +377,8 @@ static void check_whole(Reader *r, const Ini *ini)
     c->castle960 = c->variant->castle960;
     for (int i = 0; i < 2; i++) {
         check_player(r, ini, i);
-        if (t->given && (t->method == TUNE_SPSA || c->stages > 1)
-            && c->players[i].kind != PLAYER_CARRERA)
+        if (t->given && (t->method == TUNE_SPSA || c->stages > 1) &&
+            c->players[i].kind != PLAYER_CARRERA)
             ini_fail(&r->check, line_of(ini, i ? "player2" : "player1", "engine"),
                      "method = %s%s changes the players' evaluation: both must be Carrera's engine",
                      tune_method_name(t->method), t->method == TUNE_SPSA ? "" : " with iterations");
@@ -391,8 +399,8 @@ static int from_ini(Ini *ini, MatchConfig *out, char *err, size_t errlen)
     tune_config_defaults(&out->tune);
     Reader r = { .cfg = out };
     ini_check_start(&r.check, ini, err, errlen);
-    static const char *const known[] = { "match", "player1", "player2", "player1.eval",
-                                         "player2.eval", "tune" };
+    static const char *const known[] = { "match",        "player1",      "player2",
+                                         "player1.eval", "player2.eval", "tune" };
     for (int i = 0; i < ini->section_count; i++) {
         bool ok = false;
         for (size_t k = 0; k < sizeof known / sizeof *known; k++)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Match configurations: an INI file with a [match] section (variant, rules, games, openings,
  * adjudication, SPRT, outputs) and two players, [player1] and [player2], each Carrera's engine
  * with its own [playerN.eval] parameters or an external UCI engine with its options. Validated
@@ -17,11 +18,11 @@
 /* Score adjudication (a match setting, recorded as such). Zero turns a rule
  * off. */
 typedef struct Adjudication {
-    int resign_cp, resign_moves;     /* both players agree one side is ahead by resign_cp for
-                                        resign_moves turns of each side: that side wins */
-    int draw_cp, draw_moves;         /* both scores within draw_cp for draw_moves turns of each */
-    int draw_min_plies;              /* ... and not before this many turns were played */
-    int max_plies;                   /* a game this long is drawn */
+    int resign_cp, resign_moves; /* both players agree one side is ahead by resign_cp for
+                                    resign_moves turns of each side: that side wins */
+    int draw_cp, draw_moves;     /* both scores within draw_cp for draw_moves turns of each */
+    int draw_min_plies;          /* ... and not before this many turns were played */
+    int max_plies;               /* a game this long is drawn */
 } Adjudication;
 
 typedef enum OpeningKind {
@@ -30,23 +31,23 @@ typedef enum OpeningKind {
     OPENINGS_FILE      /* FEN or EPD lines of a file, in order, cycled */
 } OpeningKind;
 
-#define MATCH_MAX_GAMES 100000000
+#define MATCH_MAX_GAMES      100000000
 #define MATCH_MAX_IMBALANCES 32
 
 typedef struct MatchConfig {
-    char *file;                /* as given, for messages */
-    char *text;                /* the whole file: provenance */
-    const Variant *variant;    /* variant (default chess) */
-    Rules rules;               /* turns, ep_rule */
-    bool castle960;            /* castling text king-takes-rook (chess960 variants) */
-    int games;                 /* games: even (pairs of games, colours reversed) */
+    char *file;             /* as given, for messages */
+    char *text;             /* the whole file: provenance */
+    const Variant *variant; /* variant (default chess) */
+    Rules rules;            /* turns, ep_rule */
+    bool castle960;         /* castling text king-takes-rook (chess960 variants) */
+    int games;              /* games: even (pairs of games, colours reversed) */
     OpeningKind openings;
     char openings_file[CONFIG_PATH_MAX];
-    int random_plies;          /* random legal turns played after the opening position */
+    int random_plies; /* random legal turns played after the opening position */
     uint64_t seed;
-    int concurrency;           /* games at once per process; 0: one per core */
+    int concurrency; /* games at once per process; 0: one per core */
     Adjudication adjudication;
-    bool sprt;                 /* an SPRT stops the match early */
+    bool sprt; /* an SPRT stops the match early */
     double sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta;
     char output[CONFIG_PATH_MAX]; /* HDF5 result (default: the file's name with .h5) */
     char pgn[CONFIG_PATH_MAX];    /* PGN of every game (default: the file's name with .pgn) */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Whole decimal numbers (number.h). */
 #include "number.h"
 

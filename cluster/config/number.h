@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Whole numbers as every input of Carrera writes them (command-line options, configuration
  * keys): decimal digits only, no sign, no blanks, no suffix, within the bounds the caller
  * names, so that "1e6", "-1" and "12 " are refused instead of read as something else. */

@@ -1,6 +1,7 @@
-/* Reading perft job files (perft_config.h): the entries of the INI file (ini_file.h) checked against
- * the one section, [perft], and its keys, then turned into a PerftConfig. The first error in
- * the file is the one reported. */
+/* SPDX-License-Identifier: MIT */
+/* Reading perft job files (perft_config.h): the entries of the INI file (ini_file.h) checked
+ * against the one section, [perft], and its keys, then turned into a PerftConfig. The first error
+ * in the file is the one reported. */
 #include "perft_config.h"
 
 #include <stdio.h>

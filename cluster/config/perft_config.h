@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Perft job configurations: INI files (read with inih) with one [perft] section, turned into a
  * typed, fully validated struct with defaults. Every error names the file, the line and the key,
  * so a job that would fail hours into a cluster allocation fails at once instead. The file's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A player of a match as its configuration section ([player1], [player2]) describes it:
  * Carrera's engine with its evaluation parameters, or an external UCI engine with its command
  * and options, and the limits of each turn. Read by match_config.c, played by match/player.c. */
@@ -36,9 +37,9 @@ typedef struct PlayerConfig {
     char name[PLAYER_NAME_MAX];
     PlayerKind kind;
     PlayerLimits limits;
-    int hash_mb;                        /* the transposition table (Hash for UCI engines) */
-    EvalParams eval;                    /* PLAYER_CARRERA */
-    char command[PLAYER_COMMAND_MAX];   /* PLAYER_UCI: program and arguments, split at blanks */
+    int hash_mb;                      /* the transposition table (Hash for UCI engines) */
+    EvalParams eval;                  /* PLAYER_CARRERA */
+    char command[PLAYER_COMMAND_MAX]; /* PLAYER_UCI: program and arguments, split at blanks */
     PlayerOption options[PLAYER_MAX_OPTIONS]; /* PLAYER_UCI: sent with setoption */
     int n_options;
 } PlayerConfig;

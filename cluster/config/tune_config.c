@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading the [tune] section (tune_config.h). */
 #define _POSIX_C_SOURCE 200809L /* strtok_r, strcasecmp */
 #include "tune_config.h"
@@ -17,8 +18,12 @@ const char *tune_method_name(TuneMethod m)
 
 void tune_config_defaults(TuneConfig *t)
 {
-    *t = (TuneConfig){ .method = TUNE_IMBALANCE, .iterations = 1, .pairs_per_iteration = 2,
-                       .alpha = 0.602, .gamma = 0.101, .skip_plies = 16 };
+    *t = (TuneConfig){ .method = TUNE_IMBALANCE,
+                       .iterations = 1,
+                       .pairs_per_iteration = 2,
+                       .alpha = 0.602,
+                       .gamma = 0.101,
+                       .skip_plies = 16 };
 }
 
 static void bad(IniCheck *check, const IniEntry *e, const char *must)
@@ -76,8 +81,10 @@ static void params_key(TuneConfig *t, IniCheck *check, const IniEntry *e)
     for (int i = 0; i < n; i++) {
         const EvalParamInfo *info = eval_param_find(items[i]);
         if (!info) {
-            ini_fail(check, e->line, "params: '%s' is no evaluation parameter (configs/eval/"
-                     "default.ini lists them)", items[i]);
+            ini_fail(check, e->line,
+                     "params: '%s' is no evaluation parameter (configs/eval/"
+                     "default.ini lists them)",
+                     items[i]);
             return;
         }
         if (param_named(t, info->name)) {
@@ -116,8 +123,9 @@ static void bounds_key(TuneConfig *t, IniCheck *check, const IniEntry *e, const 
         ini_fail(check, e->line, "%s: C_END and R_END must be positive", info->name);
         return;
     }
-    *p = (TuneParam){ .info = info, .min = v[0], .max = v[1], .c_end = v[2], .r_end = v[3],
-                      .bounds_given = true };
+    *p = (TuneParam){
+        .info = info, .min = v[0], .max = v[1], .c_end = v[2], .r_end = v[3], .bounds_given = true
+    };
 }
 
 void tune_config_key(TuneConfig *t, IniCheck *check, const IniEntry *e)

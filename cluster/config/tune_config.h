@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The [tune] section of a tune file: which method `carrera tune` runs and its settings (README
  * "Tune files"). The match the methods play is the file's [match] and players (match_config.h);
  * the regression method can instead read the games of earlier result files, and then needs no
@@ -18,8 +19,8 @@ typedef enum TuneMethod {
     TUNE_REGRESSION /* ordered logit of results on material, from recorded games */
 } TuneMethod;
 
-#define TUNE_MAX_PARAMS  16
-#define TUNE_MAX_SOURCES 16
+#define TUNE_MAX_PARAMS     16
+#define TUNE_MAX_SOURCES    16
 #define TUNE_MAX_ITERATIONS 100000
 
 /* One SPSA parameter: an evaluation parameter, its bounds and fishtest's c_end and r_end. The
@@ -31,9 +32,9 @@ typedef struct TuneParam {
 } TuneParam;
 
 typedef struct TuneConfig {
-    bool given;        /* the file has a [tune] section */
-    TuneMethod method; /* default imbalance */
-    int iterations;    /* imbalance: most matches (default 1); spsa: N (required) */
+    bool given;              /* the file has a [tune] section */
+    TuneMethod method;       /* default imbalance */
+    int iterations;          /* imbalance: most matches (default 1); spsa: N (required) */
     int pairs_per_iteration; /* spsa: game pairs per iteration (default 2) */
     double A, alpha, gamma;  /* spsa: A default 0.1 N, fishtest's 0.602 and 0.101 */
     bool A_given;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What Carrera's HDF5 result files share (h5file.c): errors with HDF5's own words, types,
  * attributes, provenance, rows, the file access list, flushing, checked opening and replacing a
  * file by a completed copy. */
@@ -196,7 +197,7 @@ int h5file_put_strs(hid_t loc, const char *name, const char *const *v, size_t n)
 }
 
 int h5file_put_array(hid_t loc, const char *name, hid_t file_type, hid_t mem_type, int rank,
-                  const hsize_t *dims, const void *data)
+                     const hsize_t *dims, const void *data)
 {
     hid_t space = H5Screate_simple(rank, dims, NULL);
     if (space < 0)
@@ -313,7 +314,7 @@ int h5file_put_provenance(hid_t loc, const Provenance *p)
 }
 
 int h5file_record_resume(hid_t file, const Provenance *prov, const char *done_name, uint64_t done,
-                      int *run)
+                         int *run)
 {
     long long count = 0;
     if (h5file_get_int(file, "resumed", &count) < 0 || count < 0)
@@ -329,8 +330,8 @@ int h5file_record_resume(hid_t file, const Provenance *prov, const char *done_na
     if (H5Lexists(rs, name, H5P_DEFAULT) > 0) /* a resume that failed after this point */
         H5Ldelete(rs, name, H5P_DEFAULT);
     hid_t g = H5Gcreate2(rs, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    int rc = (g < 0 || h5file_put_provenance(g, prov) < 0 || h5file_put_u64(g, done_name, done) < 0 ||
-              h5file_put_i32(file, "resumed", *run) < 0)
+    int rc = (g < 0 || h5file_put_provenance(g, prov) < 0 ||
+              h5file_put_u64(g, done_name, done) < 0 || h5file_put_i32(file, "resumed", *run) < 0)
                  ? -1
                  : 0;
     if (g >= 0)
@@ -574,20 +575,22 @@ static int publish(const char *made, const char *path, char *err, size_t errlen)
     unlink(made);
     if (rc != 0 && e == EEXIST)
         return h5file_fail(err, errlen, "%s already exists: resume it, or remove it to start again",
-                        path);
+                           path);
     if (rc != 0)
         return h5file_fail(err, errlen, "cannot create %s: %s", path, strerror(e));
     sync_dir(path);
     return 0;
 }
 
-int h5file_settle_new(char *made, const char *path, bool ready, bool replace, char *err, size_t errlen)
+int h5file_settle_new(char *made, const char *path, bool ready, bool replace, char *err,
+                      size_t errlen)
 {
     int rc = -1;
     if (!ready)
         unlink(made);
     else
-        rc = replace ? h5file_replace_with(made, path, err, errlen) : publish(made, path, err, errlen);
+        rc = replace ? h5file_replace_with(made, path, err, errlen)
+                     : publish(made, path, err, errlen);
     free(made);
     return rc;
 }
@@ -605,7 +608,7 @@ int h5file_flush(hid_t file, const char *path, char *err, size_t errlen)
 }
 
 hid_t h5file_open_checked(const char *path, const char *format, int version, const char *kind,
-                       H5Heap **heap, char *err, size_t errlen)
+                          H5Heap **heap, char *err, size_t errlen)
 {
     struct stat st;
     if (stat(path, &st) != 0)
@@ -633,10 +636,10 @@ hid_t h5file_open_checked(const char *path, const char *format, int version, con
         h5file_fail(err, errlen, "%s is an HDF5 file but not a Carrera %s", path, kind);
     else if (strcmp(have, format) != 0)
         h5file_fail(err, errlen, "%s is an HDF5 file but not a Carrera %s (it is a %s file)", path,
-                 kind, have);
+                    kind, have);
     else if (h5file_get_int(file, "format_version", &v) < 0 || v != version)
         h5file_fail(err, errlen, "%s: %s layout version %lld, this Carrera reads version %d", path,
-                 kind, v, version);
+                    kind, v, version);
     else
         rc = 0;
     if (rc == 0 && heap) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What Carrera's HDF5 result files share (the perft result, perft_file.c; the match result,
  * match_file.c): messages that carry what HDF5 said about a failure, attributes and row types, the
  * provenance of a run, the file access list, flushing to disk, opening a checkpoint only after
@@ -22,7 +23,8 @@ void h5file_quiet(void);
 
 /* Writes the message to err, followed by what HDF5 (or the system under it) said about the
  * failure since h5file_quiet, if anything. Returns -1, for `return h5file_fail(...)`. */
-int h5file_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int h5file_fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Appends "; " and a formatted difference to the list in buf (a message naming every way a
  * checkpoint differs from the job that would resume it). */
@@ -61,7 +63,7 @@ int h5file_put_strs(hid_t loc, const char *name, const char *const *v, size_t n)
 /* A dataset of the given shape from memory of mem_type, stored as file_type (H5T_IEEE_F64LE,
  * H5T_STD_I32LE, ...). Returns 0 or -1. */
 int h5file_put_array(hid_t loc, const char *name, hid_t file_type, hid_t mem_type, int rank,
-                  const hsize_t *dims, const void *data);
+                     const hsize_t *dims, const void *data);
 /* A one-dimensional dataset of n variable-length UTF-8 strings. Returns 0 or -1. */
 int h5file_put_str_array(hid_t loc, const char *name, const char *const *v, size_t n);
 
@@ -82,7 +84,7 @@ int h5file_put_provenance(hid_t loc, const Provenance *p);
  * writes this run's provenance, with done_name = done (what was already done when it started),
  * to /resumes/K. Returns 0 or -1. */
 int h5file_record_resume(hid_t file, const Provenance *prov, const char *done_name, uint64_t done,
-                      int *run);
+                         int *run);
 
 /* Writes end_time on the root and, for a resumed run (run > 0), on /resumes/run. */
 int h5file_put_end_time(hid_t file, int run, const char *end_time);
@@ -115,7 +117,7 @@ int h5file_flush(hid_t file, const char *path, char *err, size_t errlen);
  * the file's heap (close it with h5heap_close), to check rows with strings before reading
  * them. */
 hid_t h5file_open_checked(const char *path, const char *format, int version, const char *kind,
-                       H5Heap **heap, char *err, size_t errlen);
+                          H5Heap **heap, char *err, size_t errlen);
 
 /* Every change to a result file other than an append (a resume recorded, the results written)
  * is made in a copy that then replaces it, so that a kill leaves the file as it was or as it
@@ -132,7 +134,8 @@ int h5file_replace_with(const char *tmp, const char *path, char *err, size_t err
 
 /* Gives up a copy that could not be completed (closed by the caller): removes tmp and adds to
  * the message in err that path still holds every recorded kept ("unit", "game"). */
-void h5file_drop_copy(const char *tmp, const char *path, const char *kept, char *err, size_t errlen);
+void h5file_drop_copy(const char *tmp, const char *path, const char *kept, char *err,
+                      size_t errlen);
 
 /* A new result file is written under a name of its own beside path (path.new-PID-K, in *made,
  * malloc'd) and appears at path only once its header is on disk (h5file_settle_new): a job killed
@@ -146,6 +149,6 @@ hid_t h5file_create_new(const char *path, char **made, char *err, size_t errlen)
  * refuses an existing name); when not ready made is removed. made is freed either way. Returns
  * 0, or -1 (with a message when ready). */
 int h5file_settle_new(char *made, const char *path, bool ready, bool replace, char *err,
-                   size_t errlen);
+                      size_t errlen);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The global heap of a Carrera HDF5 file, checked before the HDF5 library reads it (h5heap.h).
  *
  * Layouts (HDF5 File Format Specification, "Global Heap" and "Variable-length data"), with the

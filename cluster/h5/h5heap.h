@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The global heap of a Carrera HDF5 file, checked before the HDF5 library reads it.
  *
  * HDF5 1.10 (Debian 12) trusts what a file says about its variable-length strings: a heap

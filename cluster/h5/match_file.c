@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /* The HDF5 result and checkpoint file of a match (layout: README, "Result files (HDF5)"). Only
- * rank 0 uses it, with the serial library; what it shares with the perft result (perft_file.c) is in
- * h5file.c.
+ * rank 0 uses it, with the serial library; what it shares with the perft result (perft_file.c) is
+ * in h5file.c.
  *
  * Crash safety. A match does not know its games in advance, so unlike the perft file its table
  * grows: every pair appends two rows to a chunked dataset and is flushed (H5Fflush, fsync) before
@@ -215,7 +216,10 @@ static const char *row_problem(const GameRow *r, uint64_t i, uint64_t n_pairs)
 
 /* ---- the result ---- */
 
-static bool is_done(const MatchFile *h, uint64_t pair) { return h->done[pair / 8] >> (pair % 8) & 1; }
+static bool is_done(const MatchFile *h, uint64_t pair)
+{
+    return h->done[pair / 8] >> (pair % 8) & 1;
+}
 
 static void count_pair(MatchFile *h, uint64_t pair, const double score[2])
 {
@@ -381,7 +385,7 @@ static int check_info(const char *path, const MatchFileInfo *info, char *err, si
         return h5file_fail(err, errlen, "%s: incomplete match description", path);
     if (c->games <= 0 || c->games % 2 != 0)
         return h5file_fail(err, errlen, "%s: %d games is not a positive number of pairs", path,
-                        c->games);
+                           c->games);
     return 0;
 }
 
@@ -399,7 +403,8 @@ MatchFile *match_file_create(const char *path, const MatchFileInfo *info, char *
     if (!h)
         return NULL;
     /* Made under a name of its own, the file appears at path once its header is on disk (see
-     * perft_file_create in perft_file.c): a match killed meanwhile leaves no half-made checkpoint. */
+     * perft_file_create in perft_file.c): a match killed meanwhile leaves no half-made checkpoint.
+     */
     char *made = NULL;
     h->file = h5file_create_new(path, &made, err, errlen);
     if (h->file < 0) {
@@ -441,9 +446,9 @@ static void compare_text(const char *have, const char *want, char *diffs, size_t
             snprintf(y, sizeof y, *want ? "'%.*s%s'" : "nothing", b < 80 ? b : 80, want,
                      b > 80 ? "..." : "");
             h5file_add_diff(diffs, len,
-                         "the configuration differs at line %d: the checkpoint has %s there, "
-                         "this match %s",
-                         line, x, y);
+                            "the configuration differs at line %d: the checkpoint has %s there, "
+                            "this match %s",
+                            line, x, y);
             return;
         }
         have += a + (have[a] != '\0');
@@ -475,8 +480,9 @@ static int compare_match(hid_t file, const MatchFileInfo *e, char *diffs, size_t
     int rc = g < 0 || !text ? -1 : 0;
     if (rc == 0 && h5file_get_str(file, "carrera_version", have, sizeof have) == 0) {
         if (strcmp(have, e->prov->version) != 0)
-            h5file_add_diff(diffs, len, "the checkpoint was written by Carrera %s, this is Carrera %s",
-                         have, e->prov->version);
+            h5file_add_diff(diffs, len,
+                            "the checkpoint was written by Carrera %s, this is Carrera %s", have,
+                            e->prov->version);
     } else {
         rc = -1;
     }
@@ -491,13 +497,14 @@ static int compare_match(hid_t file, const MatchFileInfo *e, char *diffs, size_t
         rc = compare_str(g, "player1", "player 1", c->players[0].name, diffs, len);
     if (rc == 0)
         rc = compare_str(g, "player2", "player 2", c->players[1].name, diffs, len);
-    if (rc == 0 && h5file_get_int(g, "games", &games) == 0 && h5file_get_u64(g, "seed", &seed) == 0) {
+    if (rc == 0 && h5file_get_int(g, "games", &games) == 0 &&
+        h5file_get_u64(g, "seed", &seed) == 0) {
         if (games != c->games)
             h5file_add_diff(diffs, len, "the checkpoint plans %lld games, this match %d", games,
-                         c->games);
+                            c->games);
         if (seed != c->seed)
             h5file_add_diff(diffs, len, "the checkpoint has seed %llu, this match %llu",
-                         (unsigned long long)seed, (unsigned long long)c->seed);
+                            (unsigned long long)seed, (unsigned long long)c->seed);
     } else {
         rc = -1;
     }
@@ -534,8 +541,8 @@ static void reclaim_rows(const MatchFile *h, size_t n, GameRow *rows)
 /* Reads every row into done and h's tally. Rows of the last pair that cannot be read, whose
  * texts are not in the file (heap) or that are incomplete or empty are a pair a kill cut short:
  * *keep receives the rows before them. Any other bad row is a damaged file. */
-static int read_games(MatchFile *h, const H5Heap *heap, MatchFileDone *done, uint64_t *keep, char *err,
-                      size_t errlen)
+static int read_games(MatchFile *h, const H5Heap *heap, MatchFileDone *done, uint64_t *keep,
+                      char *err, size_t errlen)
 {
     const char *path = h->path;
     uint64_t n = h->rows;
@@ -543,20 +550,20 @@ static int read_games(MatchFile *h, const H5Heap *heap, MatchFileDone *done, uin
     int64_t good = h5heap_first_bad_row(heap, h->games, n);
     if (good < 0)
         return h5file_fail(err, errlen,
-                        "%s: damaged checkpoint (/match/games is not stored as "
-                        "Carrera stores it)",
-                        path);
+                           "%s: damaged checkpoint (/match/games is not stored as "
+                           "Carrera stores it)",
+                           path);
     if ((uint64_t)good < last_pair_row)
         return h5file_fail(err, errlen,
-                        "%s: damaged checkpoint (row %llu of /match/games: a text "
-                        "that is not in the file)",
-                        path, (unsigned long long)good);
+                           "%s: damaged checkpoint (row %llu of /match/games: a text "
+                           "that is not in the file)",
+                           path, (unsigned long long)good);
     done->pairs = malloc((n / 2 + 1) * sizeof *done->pairs);
     GameRow *rows = malloc(BATCH_ROWS * sizeof *rows);
     if (!done->pairs || !rows) {
         free(rows);
         return h5file_fail(err, errlen, "%s: out of memory for %llu games", path,
-                        (unsigned long long)n);
+                           (unsigned long long)n);
     }
     *keep = (uint64_t)good < n ? last_pair_row : n;
     const char *why = NULL;
@@ -608,8 +615,8 @@ static int read_games(MatchFile *h, const H5Heap *heap, MatchFileDone *done, uin
     }
     free(rows);
     if (why)
-        return h5file_fail(err, errlen, "%s: damaged checkpoint (row %llu of /match/games: %s)", path,
-                        (unsigned long long)bad_row, why);
+        return h5file_fail(err, errlen, "%s: damaged checkpoint (row %llu of /match/games: %s)",
+                           path, (unsigned long long)bad_row, why);
     qsort(done->pairs, done->n, sizeof *done->pairs, cmp_pair);
     done->dropped = (size_t)(n - *keep);
     return 0;
@@ -642,8 +649,8 @@ static int prepare_resume(MatchFile *h, const MatchFileInfo *info, uint64_t keep
     return rc;
 }
 
-MatchFile *match_file_open_resume(const char *path, const MatchFileInfo *expected, MatchFileDone *done,
-                             char *err, size_t errlen)
+MatchFile *match_file_open_resume(const char *path, const MatchFileInfo *expected,
+                                  MatchFileDone *done, char *err, size_t errlen)
 {
     h5file_quiet();
     memset(done, 0, sizeof *done);
@@ -656,12 +663,13 @@ MatchFile *match_file_open_resume(const char *path, const MatchFileInfo *expecte
     char diffs[1024] = "";
     uint64_t keep = 0;
     H5Heap *heap = NULL;
-    h->file = h5file_open_checked(path, FORMAT_NAME, MATCH_FILE_FORMAT_VERSION, "match checkpoint", &heap,
-                               err, errlen);
+    h->file = h5file_open_checked(path, FORMAT_NAME, MATCH_FILE_FORMAT_VERSION, "match checkpoint",
+                                  &heap, err, errlen);
     if (h->file < 0)
         goto out;
     if (compare_match(h->file, expected, diffs, sizeof diffs) < 0) {
-        h5file_fail(err, errlen, "%s: damaged checkpoint (the match's parameters are missing)", path);
+        h5file_fail(err, errlen, "%s: damaged checkpoint (the match's parameters are missing)",
+                    path);
         goto out;
     }
     if (diffs[0]) {
@@ -747,25 +755,27 @@ static int check_room(const MatchFile *h, size_t bytes, const char *what, char *
         rc = errno;
     if (rc == 0 || rc == EINVAL || rc == EOPNOTSUPP)
         return 0;
-    return h5file_fail(err, errlen,
-                    "no room to write %s to %s (%zu bytes): %s; the file keeps what was recorded "
-                    "before",
-                    what, h->path, bytes, strerror(rc));
+    return h5file_fail(
+        err, errlen,
+        "no room to write %s to %s (%zu bytes): %s; the file keeps what was recorded "
+        "before",
+        what, h->path, bytes, strerror(rc));
 }
 
-int match_file_record_pair(MatchFile *h, uint64_t pair, const GameRecord g[2], char *err, size_t errlen)
+int match_file_record_pair(MatchFile *h, uint64_t pair, const GameRecord g[2], char *err,
+                           size_t errlen)
 {
     h5file_quiet();
     unsigned long long p = (unsigned long long)pair;
     if (pair >= h->n_pairs)
-        return h5file_fail(err, errlen, "%s: pair %llu is not in the match (%llu pairs)", h->path, p,
-                        (unsigned long long)h->n_pairs);
+        return h5file_fail(err, errlen, "%s: pair %llu is not in the match (%llu pairs)", h->path,
+                           p, (unsigned long long)h->n_pairs);
     if (is_done(h, pair))
         return h5file_fail(err, errlen, "%s: pair %llu is recorded already", h->path, p);
     for (int k = 0; k < 2; k++)
         if (g[k].result < -1 || g[k].result > 1 || g[k].ending >= END_NB)
             return h5file_fail(err, errlen, "%s: game %d of pair %llu has no valid result", h->path,
-                            k + 1, p);
+                               k + 1, p);
     GameRow rows[2];
     fill_row(&rows[0], pair, 0, &g[0]);
     fill_row(&rows[1], pair, 1, &g[1]);
@@ -836,7 +846,7 @@ static int write_summary(MatchFile *h, const MatchFileSummary *s, const char *en
     rc |= h5file_put_u64(g, "games_played", 2 * pairs);
     rc |= h5file_put_u64(g, "pairs_played", pairs);
     rc |= h5file_put_str(g, "stop_reason",
-                      s->stop_reason ? s->stop_reason : stop_reason(h, s->sprt, pairs));
+                         s->stop_reason ? s->stop_reason : stop_reason(h, s->sprt, pairs));
     if (s->sprt) {
         const Sprt *t = s->sprt;
         rc |= h5file_put_f64(g, "sprt_elo0", t->elo0);

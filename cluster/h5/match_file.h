@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The result file of `carrera match`, in HDF5 (README "Result files (HDF5)" gives the layout):
  * written only by rank 0, it is at once the checkpoint (every finished pair of games is appended
  * and flushed as it comes in) and the result (summary attributes at the end). A killed match
@@ -62,8 +63,8 @@ MatchFile *match_file_create(const char *path, const MatchFileInfo *info, char *
  * result accepts match_file_record_pair for the other pairs. Any file that is not a readable match
  * checkpoint (not HDF5, truncated, corrupt, a perft file, another layout) is refused with a
  * message. */
-MatchFile *match_file_open_resume(const char *path, const MatchFileInfo *expected, MatchFileDone *done,
-                             char *err, size_t errlen);
+MatchFile *match_file_open_resume(const char *path, const MatchFileInfo *expected,
+                                  MatchFileDone *done, char *err, size_t errlen);
 
 void match_file_done_free(MatchFileDone *done);
 
@@ -74,16 +75,17 @@ bool match_file_done_has(const MatchFileDone *done, uint64_t pair);
  * Black in g[1]) to /match/games, counts the pair in /match/pentanomial and flushes the file to
  * disk, so that a kill loses at most the pairs still being played. A pair recorded before is an
  * error (a pair must never count twice). Returns 0, or -1 with a message. */
-int match_file_record_pair(MatchFile *h, uint64_t pair, const GameRecord g[2], char *err, size_t errlen);
+int match_file_record_pair(MatchFile *h, uint64_t pair, const GameRecord g[2], char *err,
+                           size_t errlen);
 
 /* How many times the file was resumed before this run (0 for a new file). */
 int match_file_resume_count(const MatchFile *h);
 
 /* How the match ended, for the summary. */
 typedef struct MatchFileSummary {
-    const Sprt *sprt;     /* the match's SPRT, or NULL when none ran */
-    const char *end_time; /* ISO 8601; NULL: now */
-    const Tuner *tune;    /* a tune run's state and values (group /tune), or NULL */
+    const Sprt *sprt;        /* the match's SPRT, or NULL when none ran */
+    const char *end_time;    /* ISO 8601; NULL: now */
+    const Tuner *tune;       /* a tune run's state and values (group /tune), or NULL */
     const char *stop_reason; /* why the match stopped early when not for the SPRT (a tuner's
                                 values agreed), or NULL */
 } MatchFileSummary;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The games of match result files read for the regression (match_games.h): /match/games in
  * batches of rows, each row's texts checked against the file's heap before HDF5 reads them. */
 #include "match_games.h"
@@ -77,19 +78,23 @@ static int read_rows(RegressionData *d, const char *path, const H5Heap *heap, hi
         const size_t cnt = (size_t)(n - start < BATCH_ROWS ? n - start : BATCH_ROWS);
         memset(batch, 0, cnt * sizeof *batch);
         if ((uint64_t)good < start + cnt || h5file_read_rows(games, mt, start, cnt, batch) < 0) {
-            rc = h5file_fail(err, errlen,
-                          "%s: cannot read rows %llu to %llu of /match/games (a match killed "
-                          "while writing them? resuming it repairs the file)",
-                          path, (unsigned long long)start,
-                          (unsigned long long)(start + cnt - 1));
+            rc =
+                h5file_fail(err, errlen,
+                            "%s: cannot read rows %llu to %llu of /match/games (a match killed "
+                            "while writing them? resuming it repairs the file)",
+                            path, (unsigned long long)start, (unsigned long long)(start + cnt - 1));
             break;
         }
         for (size_t i = 0; i < cnt && rc == 0; i++) {
             const uint64_t row = start + i;
             const Row *r = &batch[i];
-            RegressionGame g = { .path = path, .row = row, .opening = r->opening,
-                                 .result = r->result, .plies = r->plies,
-                                 .termination = r->termination, .moves = r->moves };
+            RegressionGame g = { .path = path,
+                                 .row = row,
+                                 .opening = r->opening,
+                                 .result = r->result,
+                                 .plies = r->plies,
+                                 .termination = r->termination,
+                                 .moves = r->moves };
             if (empty_row(r) && row >= last_pair)
                 d->dropped++;
             else if (!r->moves || !memchr(r->opening, '\0', sizeof r->opening))
@@ -130,7 +135,7 @@ static int read_file(RegressionData *d, const char *path, char *err, size_t errl
 {
     H5Heap *heap = NULL;
     hid_t file = h5file_open_checked(path, FORMAT_NAME, MATCH_FILE_FORMAT_VERSION, "match result",
-                                  &heap, err, errlen);
+                                     &heap, err, errlen);
     if (file < 0)
         return -1;
     int rc = 0;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The games of match result files (the layout of match_file.c) as the regression method of
  * `carrera tune` samples them (tune/regression.h): the only reading of /match/games outside a
  * resume. */

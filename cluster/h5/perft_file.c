@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The HDF5 result and checkpoint file of a distributed perft (layout: README, "Result files
  * (HDF5)"). Only rank 0 uses it, with the serial library; what it shares with the match result
  * (match_file.c) is in h5file.c.
@@ -288,7 +289,7 @@ static int index_ready(PerftFile *h, char *err, size_t errlen)
     for (size_t i = 1; i < h->n_units; i++)
         if (h->index[i].id == h->index[i - 1].id)
             return h5file_fail(err, errlen, "%s: unit id %llu appears twice", h->path,
-                            (unsigned long long)h->index[i].id);
+                               (unsigned long long)h->index[i].id);
     return 0;
 }
 
@@ -428,16 +429,16 @@ static int check_job(const char *path, const PerftFileInfo *info, const Split *s
         const WorkUnit *u = &split->units[i];
         if (!memchr(u->fen, '\0', FEN_MAX))
             return h5file_fail(err, errlen, "%s: unit %llu has no FEN", path,
-                            (unsigned long long)u->id);
+                               (unsigned long long)u->id);
         if (split->n_root && u->root >= split->n_root)
             return h5file_fail(err, errlen, "%s: unit %llu lies below root turn %u of %zu", path,
-                            (unsigned long long)u->id, (unsigned)u->root, split->n_root);
+                               (unsigned long long)u->id, (unsigned)u->root, split->n_root);
     }
     return 0;
 }
 
-PerftFile *perft_file_create(const char *path, const PerftFileInfo *info, const Split *split, char *err,
-                    size_t errlen)
+PerftFile *perft_file_create(const char *path, const PerftFileInfo *info, const Split *split,
+                             char *err, size_t errlen)
 {
     h5file_quiet();
     if (check_job(path, info, split, err, errlen) < 0)
@@ -499,38 +500,39 @@ static int compare_job(hid_t file, const PerftFileInfo *e, char *diffs, size_t l
         goto bad;
     if (strcmp(have, e->prov->version) != 0)
         h5file_add_diff(diffs, len, "the checkpoint was written by Carrera %s, this is Carrera %s",
-                     have, e->prov->version);
+                        have, e->prov->version);
     if (h5file_get_str(g, "variant", have, sizeof have) < 0)
         goto bad;
     if (strcmp(have, e->variant) != 0)
         h5file_add_diff(diffs, len, "the checkpoint is for variant %s, this job asks for %s", have,
-                     e->variant);
+                        e->variant);
     if (h5file_get_str(g, "turn_rules", have, sizeof have) < 0)
         goto bad;
     if (strcmp(have, turn_rules_name(e->rules.turns)) != 0)
-        h5file_add_diff(diffs, len, "the checkpoint is for turn rules %s, this job asks for %s", have,
-                     turn_rules_name(e->rules.turns));
+        h5file_add_diff(diffs, len, "the checkpoint is for turn rules %s, this job asks for %s",
+                        have, turn_rules_name(e->rules.turns));
     if (h5file_get_str(g, "ep_rule", have, sizeof have) < 0)
         goto bad;
     if (strcmp(have, ep_rule_name(e->rules.ep)) != 0)
-        h5file_add_diff(diffs, len, "the checkpoint is for en passant rule %s, this job asks for %s",
-                     have, ep_rule_name(e->rules.ep));
+        h5file_add_diff(diffs, len,
+                        "the checkpoint is for en passant rule %s, this job asks for %s", have,
+                        ep_rule_name(e->rules.ep));
     if (h5file_get_str(g, "position", have, sizeof have) < 0)
         goto bad;
     if (strcmp(have, e->fen) != 0)
         h5file_add_diff(diffs, len, "the checkpoint is for position %s, this job asks for %s", have,
-                     e->fen);
+                        e->fen);
     if (h5file_get_int(g, "depth", &n) < 0)
         goto bad;
     if (n != e->depth)
-        h5file_add_diff(diffs, len, "the checkpoint is for depth %lld, this job asks for depth %d", n,
-                     e->depth);
+        h5file_add_diff(diffs, len, "the checkpoint is for depth %lld, this job asks for depth %d",
+                        n, e->depth);
     if (h5file_get_int(g, "split_depth", &n) < 0)
         goto bad;
     if (e->split_depth > 0 && n != e->split_depth)
         h5file_add_diff(diffs, len,
-                     "the checkpoint has split depth %lld, this job asks for split depth %d", n,
-                     e->split_depth);
+                        "the checkpoint has split depth %lld, this job asks for split depth %d", n,
+                        e->split_depth);
     H5Gclose(g);
     return 0;
 bad:
@@ -557,10 +559,10 @@ static int read_split(PerftFile *h, Split *split, char *err, size_t errlen)
     long long nr = d >= 0 ? h5file_table_rows(d) : -1;
     TurnRow *turns = nr >= 0 ? calloc((size_t)nr + 1, sizeof *turns) : NULL;
     split->root_turns = nr >= 0 ? calloc((size_t)nr + 1, sizeof *split->root_turns) : NULL;
-    int rc =
-        (tt >= 0 && turns && split->root_turns && h5file_read_rows(d, tt, 0, (size_t)nr, turns) == 0)
-            ? 0
-            : -1;
+    int rc = (tt >= 0 && turns && split->root_turns &&
+              h5file_read_rows(d, tt, 0, (size_t)nr, turns) == 0)
+                 ? 0
+                 : -1;
     for (long long i = 0; rc == 0 && i < nr; i++) {
         if (turns[i].movements < 1 || turns[i].movements > 2)
             rc = -1;
@@ -575,7 +577,7 @@ static int read_split(PerftFile *h, Split *split, char *err, size_t errlen)
     H5Gclose(g);
     if (rc != 0)
         return h5file_fail(err, errlen, "%s: damaged checkpoint (cannot read /perft/root_turns)",
-                        path);
+                           path);
 
     hid_t units = H5Dopen2(h->file, "/perft/units", H5P_DEFAULT);
     long long nu = units >= 0 ? h5file_table_rows(units) : -1;
@@ -635,7 +637,7 @@ static int read_split(PerftFile *h, Split *split, char *err, size_t errlen)
     split->n_units = (size_t)nu;
     if (rc != 0)
         return h5file_fail(err, errlen, "%s: damaged checkpoint (%s)", path,
-                        why ? why : "cannot read /perft/units");
+                           why ? why : "cannot read /perft/units");
     return index_ready(h, err, errlen);
 }
 
@@ -648,8 +650,8 @@ static int record_resume(PerftFile *h, const Provenance *prov)
     return h5file_record_resume(h->file, prov, "units_done_at_start", done, &h->run);
 }
 
-PerftFile *perft_file_open_resume(const char *path, const PerftFileInfo *expected, Split *split_out, char *err,
-                         size_t errlen)
+PerftFile *perft_file_open_resume(const char *path, const PerftFileInfo *expected, Split *split_out,
+                                  char *err, size_t errlen)
 {
     h5file_quiet();
     memset(split_out, 0, sizeof *split_out);
@@ -716,24 +718,24 @@ int perft_file_record_unit(PerftFile *h, const WorkUnit *u, char *err, size_t er
     long long row = row_of(h, u->id);
     if (row < 0)
         return h5file_fail(err, errlen, "%s: unit %llu is not in the job", h->path,
-                        (unsigned long long)u->id);
+                           (unsigned long long)u->id);
     if (u->nodes == UNIT_NOT_DONE)
         return h5file_fail(err, errlen, "%s: unit %llu has no count to record", h->path,
-                        (unsigned long long)u->id);
+                           (unsigned long long)u->id);
     if (h->nodes[row] != UNIT_NOT_DONE) {
         if (h->nodes[row] == u->nodes)
             return 0;
         return h5file_fail(err, errlen,
-                        "%s: unit %llu counted twice with different counts (%llu, then %llu)",
-                        h->path, (unsigned long long)u->id, (unsigned long long)h->nodes[row],
-                        (unsigned long long)u->nodes);
+                           "%s: unit %llu counted twice with different counts (%llu, then %llu)",
+                           h->path, (unsigned long long)u->id, (unsigned long long)h->nodes[row],
+                           (unsigned long long)u->nodes);
     }
     DoneRow r = { u->nodes, u->rank, u->seconds, h->run };
     hsize_t off = (hsize_t)row, cnt = 1;
     if (H5Sselect_hyperslab(h->units_space, H5S_SELECT_SET, &off, NULL, &cnt, NULL) < 0 ||
         H5Dwrite(h->units, h->done_type, h->one_space, h->units_space, h->one_xfer, &r) < 0)
         return h5file_fail(err, errlen, "cannot record unit %llu in %s", (unsigned long long)u->id,
-                        h->path);
+                           h->path);
     h->nodes[row] = u->nodes;
     if (!h->dirty) {
         h->dirty = true;
@@ -748,7 +750,7 @@ static int sum_split(const PerftFile *h, const Split *split, uint64_t *divide, u
 {
     if (split->n_units != h->n_units)
         return h5file_fail(err, errlen, "%s: the split has %zu units, the file %zu", h->path,
-                        split->n_units, h->n_units);
+                           split->n_units, h->n_units);
     uint64_t sum = 0;
     for (size_t i = 0; i < split->n_units; i++) {
         const WorkUnit *u = &split->units[i];
@@ -760,7 +762,7 @@ static int sum_split(const PerftFile *h, const Split *split, uint64_t *divide, u
             return h5file_fail(err, errlen, "%s: unit %llu is not counted yet", h->path, id);
         if (h->nodes[row] != u->nodes)
             return h5file_fail(err, errlen, "%s: unit %llu was counted (%llu) but not recorded",
-                            h->path, id, (unsigned long long)u->nodes);
+                               h->path, id, (unsigned long long)u->nodes);
         uint64_t part;
         if (__builtin_mul_overflow(u->nodes, u->multiplicity, &part) ||
             __builtin_add_overflow(sum, part, &sum))
@@ -831,7 +833,7 @@ static int write_results(PerftFile *h, const Split *split, const uint64_t *divid
 }
 
 int perft_file_finish(PerftFile *h, const Split *split, const PerftStats *stats, int n_stats,
-              const char *end_time, uint64_t *total, char *err, size_t errlen)
+                      const char *end_time, uint64_t *total, char *err, size_t errlen)
 {
     h5file_quiet();
     char now[PROV_TIME_MAX];

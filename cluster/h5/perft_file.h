@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The result file of a distributed perft, in HDF5 (README "Result files (HDF5)" gives the
  * layout): written only by rank 0, it is at once the checkpoint (every finished unit is written
  * to it as it comes in) and the result (the total, the divide, statistics and provenance at the
@@ -32,7 +33,7 @@ typedef struct PerftFileInfo {
     const Provenance *prov;
     double checkpoint_interval; /* seconds a finished unit may wait before the file is flushed
                                    to disk; 0: flush after every unit */
-    bool overwrite;             /* perft_file_create: replace an existing file (otherwise refused) */
+    bool overwrite; /* perft_file_create: replace an existing file (otherwise refused) */
 } PerftFileInfo;
 
 typedef struct PerftFile PerftFile;
@@ -42,8 +43,8 @@ typedef struct PerftFile PerftFile;
  * normally UNIT_NOT_DONE). The file is flushed before this returns, so it is a valid checkpoint
  * from the start. Refuses an existing file unless info->overwrite. Returns NULL with a message
  * in err on any failure (unwritable directory, full disk, ...); no partial file is left. */
-PerftFile *perft_file_create(const char *path, const PerftFileInfo *info, const Split *split, char *err,
-                    size_t errlen);
+PerftFile *perft_file_create(const char *path, const PerftFileInfo *info, const Split *split,
+                             char *err, size_t errlen);
 
 /* Opens the checkpoint at path to continue the job expected: its variant, rules, position,
  * depth, split depth (when expected->split_depth > 0) and Carrera version must be those of
@@ -51,10 +52,10 @@ PerftFile *perft_file_create(const char *path, const PerftFileInfo *info, const 
  * split_out receives the split as the file holds it (root turns and units in malloc'd arrays:
  * free them with free(); units counted before keep their nodes, rank and seconds, the others
  * are UNIT_NOT_DONE), the resume count is incremented and this run's provenance recorded, and
- * the result accepts perft_file_record_unit again. Any file that is not a readable Carrera checkpoint
- * (not HDF5, truncated, corrupt, another layout) is refused with a message. */
-PerftFile *perft_file_open_resume(const char *path, const PerftFileInfo *expected, Split *split_out, char *err,
-                         size_t errlen);
+ * the result accepts perft_file_record_unit again. Any file that is not a readable Carrera
+ * checkpoint (not HDF5, truncated, corrupt, another layout) is refused with a message. */
+PerftFile *perft_file_open_resume(const char *path, const PerftFileInfo *expected, Split *split_out,
+                                  char *err, size_t errlen);
 
 /* Writes a counted unit's nodes, rank and seconds into its row (found by id), then flushes the
  * file if the checkpoint interval has passed since the oldest unflushed unit. Recording the same
@@ -62,10 +63,10 @@ PerftFile *perft_file_open_resume(const char *path, const PerftFileInfo *expecte
  * never count twice). Returns 0, or -1 with a message. */
 int perft_file_record_unit(PerftFile *h, const WorkUnit *u, char *err, size_t errlen);
 
-/* Flushes recorded units to disk now (perft_file_flush) or only when the checkpoint interval has passed
- * since the oldest unflushed unit (perft_file_flush_if_due: for a coordinator's loop, so that a unit
- * recorded just before a long wait is not kept unflushed for the whole wait). Returns 0 or -1
- * with a message. */
+/* Flushes recorded units to disk now (perft_file_flush) or only when the checkpoint interval has
+ * passed since the oldest unflushed unit (perft_file_flush_if_due: for a coordinator's loop, so
+ * that a unit recorded just before a long wait is not kept unflushed for the whole wait). Returns 0
+ * or -1 with a message. */
 int perft_file_flush(PerftFile *h, char *err, size_t errlen);
 int perft_file_flush_if_due(PerftFile *h, char *err, size_t errlen);
 
@@ -79,7 +80,7 @@ int perft_file_resume_count(const PerftFile *h);
  * (ISO 8601; NULL: now). h is freed whatever happens; on failure the file remains a checkpoint
  * that can be resumed. Returns 0, or -1 with a message. */
 int perft_file_finish(PerftFile *h, const Split *split, const PerftStats *stats, int n_stats,
-              const char *end_time, uint64_t *total, char *err, size_t errlen);
+                      const char *end_time, uint64_t *total, char *err, size_t errlen);
 
 /* Flushes and closes without finishing: the file stays a checkpoint to resume. h is freed
  * whatever happens. Returns 0, or -1 with a message. */

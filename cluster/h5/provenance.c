@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Provenance of a result: what this build is (version, revision, compiler, flags) and the shape
  * of the run, gathered in one place so every result file records the same facts. */
 #define _POSIX_C_SOURCE 200809L

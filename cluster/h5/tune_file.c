@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A result file of its own for a regression over earlier result files (tune_file.h). */
 #include "tune_file.h"
 
@@ -8,7 +9,7 @@
 #include "tune_group.h"
 
 int tune_file_create(const char *path, const Provenance *prov, const Tuner *t,
-                  const char *const *sources, int n_sources, char *err, size_t errlen)
+                     const char *const *sources, int n_sources, char *err, size_t errlen)
 {
     h5file_quiet();
     struct stat st;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The result file of `carrera tune` when it plays no games (a regression over earlier result
  * files, README "Tune result files"): provenance on the root, the sources' paths and the /tune
  * group (tune_group.h). */

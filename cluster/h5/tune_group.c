@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The /tune group (tune_group.h). */
 #include "tune_group.h"
 
@@ -191,7 +192,10 @@ int tune_group_write(hid_t file, const Tuner *t)
     char fit[600];
     if (method == TUNE_IMBALANCE) {
         const TuneFit *f = tuner_final_fit(t);
-        snprintf(fit, sizeof fit, "%s", !f ? "no iteration finished yet" : f->ok ? "ok" : f->reason);
+        snprintf(fit, sizeof fit, "%s",
+                 !f      ? "no iteration finished yet"
+                 : f->ok ? "ok"
+                         : f->reason);
     } else if (method == TUNE_SPSA) {
         if (tuner_ok(t))
             snprintf(fit, sizeof fit, "ok");
@@ -199,8 +203,9 @@ int tune_group_write(hid_t file, const Tuner *t)
             snprintf(fit, sizeof fit, "%ld of %d iterations done", t->spsa.done, t->cfg->stages);
     } else {
         snprintf(fit, sizeof fit, "%s",
-                 t->regression.ok ? "ok" : t->regression.done ? t->regression.reason
-                                                              : "the games are not all played yet");
+                 t->regression.ok     ? "ok"
+                 : t->regression.done ? t->regression.reason
+                                      : "the games are not all played yet");
     }
     int rc = h5file_put_str(g, "method", tune_method_name(method));
     rc |= h5file_put_str(g, "fit", fit);

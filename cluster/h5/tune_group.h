@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The group /tune of a tune run's result file (README "Tune result files"): the method's
  * configuration, every iteration (imbalance: the values played and measured; SPSA: theta, the
  * perturbation and the result), the final values with intervals and covariance, and the

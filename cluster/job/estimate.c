@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Estimates of a request's size (estimate.h). */
 #define _POSIX_C_SOURCE 200809L
 
@@ -22,8 +23,7 @@ static double seconds_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-void estimate_perft(const Position *p, const Rules *r, int depth, int count_to,
-                    PerftEstimate *out)
+void estimate_perft(const Position *p, const Rules *r, int depth, int count_to, PerftEstimate *out)
 {
     *out = (PerftEstimate){ .exact = 1, .per_ply = 1, .nodes = 1, .rate = 1e8 };
     double before = 1, spent = 0, counted = 0;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* How long a request will take, said before it starts: perft's node count extrapolated from the
  * exact counts of its first levels, a match's time from its games and per-turn limits; and the
  * memory a run asks for against the machine's. A long request is not refused (a cluster job may
@@ -17,18 +18,17 @@
 #define ESTIMATE_NOTE_SECONDS 3600.0
 
 typedef struct PerftEstimate {
-    int exact_depth;  /* the deepest level counted exactly (the whole depth when cheap) */
-    double exact;     /* its count */
-    double per_ply;   /* the growth of the last counted level over the one before */
-    double nodes;     /* perft(depth), estimated (exact when exact_depth == depth) */
-    double rate;      /* nodes per second of one thread, measured on the levels counted */
+    int exact_depth; /* the deepest level counted exactly (the whole depth when cheap) */
+    double exact;    /* its count */
+    double per_ply;  /* the growth of the last counted level over the one before */
+    double nodes;    /* perft(depth), estimated (exact when exact_depth == depth) */
+    double rate;     /* nodes per second of one thread, measured on the levels counted */
 } PerftEstimate;
 
 /* Counts the levels of p exactly, at most to count_to, while they are cheap (below 2 million
  * nodes, the next one expected below 30 million) and extrapolates to depth by the last
  * level's growth. The note before a run passes depth - 1, so a small perft is not counted twice. */
-void estimate_perft(const Position *p, const Rules *r, int depth, int count_to,
-                    PerftEstimate *out);
+void estimate_perft(const Position *p, const Rules *r, int depth, int count_to, PerftEstimate *out);
 
 /* Seconds for the match (every stage) on `threads` games at once in all: the games times the
  * plies a game is taken to last (its maximum, at most 150) times the time a turn takes (its

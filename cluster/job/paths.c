@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* File paths of results (paths.h). */
 #include "paths.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* File paths of results: the directories a result file needs are created for it. */
 #ifndef CARRERA_PATHS_H
 #define CARRERA_PATHS_H

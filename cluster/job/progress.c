@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Progress reports: the first after two seconds, then every half second on a terminal (one line
  * rewritten in place) or every ten seconds into a log file (one line each). */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Progress of long jobs on stderr: work done/total, rate, ETA. Silent for jobs shorter than a
  * couple of seconds and with --quiet; stdout stays reserved for results. */
 #ifndef CARRERA_PROGRESS_H
@@ -9,9 +10,9 @@
 #include "perft.h"
 
 typedef struct Progress {
-    const char *what;  /* "perft" */
+    const char *what; /* "perft" */
     bool quiet;
-    bool tty;          /* rewrite one line in place instead of printing lines */
+    bool tty; /* rewrite one line in place instead of printing lines */
     double start, last;
     bool printed;
 } Progress;

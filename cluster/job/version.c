@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The build's identity (version.h); carrera_revision is written by scripts/revision.cmake. The
  * version and flags come from the build (CMakeLists.txt): a binary that cannot say what it is
  * must not write results. */
@@ -22,6 +23,5 @@ const char carrera_build_flags[] = CARRERA_BUILD_FLAGS;
 #else
 #define COMPILER "unknown"
 #endif
-
 
 const char carrera_compiler[] = COMPILER;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What this build of Carrera is, for `carrera --version`, the UCI `id name` and the provenance of
  * every result file: the version, the git revision it was built from (read at every build, with
  * -dirty for local changes), the build type and C flags, and the compiler. */

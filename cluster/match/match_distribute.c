@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A match's pairs over the farm (match_distribute.h). Tasks and results are match_wire.h's
  * messages; every result is replayed by rank 0 from the pair's opening before it is recorded. */
 #include "match_distribute.h"
@@ -20,9 +21,8 @@ typedef struct Distribution {
 static bool ready_players(const MatchConfig *c, Player *players[2], char *err, size_t errlen)
 {
     for (int i = 0; i < 2; i++)
-        if (!players[i]
-            && !(players[i] = player_new(&c->players[i], c->variant, &c->rules, c->castle960, err,
-                                         errlen)))
+        if (!players[i] && !(players[i] = player_new(&c->players[i], c->variant, &c->rules,
+                                                     c->castle960, err, errlen)))
             return false;
     return true;
 }
@@ -39,9 +39,9 @@ static int play_pair(const MatchConfig *c, const Openings *o, Player *players[2]
             return -1;
         }
         Player *white = players[k], *black = players[1 - k];
-        if (player_new_game(white, err, errlen) != 0 || player_new_game(black, err, errlen) != 0
-            || referee_play_game(white, black, &start, &c->rules, c->castle960, &c->adjudication,
-                               &g[k], err, errlen) != 0) {
+        if (player_new_game(white, err, errlen) != 0 || player_new_game(black, err, errlen) != 0 ||
+            referee_play_game(white, black, &start, &c->rules, c->castle960, &c->adjudication,
+                              &g[k], err, errlen) != 0) {
             if (k == 1)
                 game_record_free(&g[0]);
             return -1;
@@ -69,8 +69,7 @@ static FarmNext next_pair(void *ctx, int rank, void **task, size_t *len)
     return FARM_TASK;
 }
 
-static int take_result(void *ctx, int rank, const void *data, size_t len, char *err,
-                       size_t errlen)
+static int take_result(void *ctx, int rank, const void *data, size_t len, char *err, size_t errlen)
 {
     Distribution *d = ctx;
     (void)err;
@@ -136,8 +135,12 @@ int match_distribute_run(StageRunner *run, char *err, size_t errlen)
         return -1;
     }
     *d = (Distribution){ run, players };
-    const FarmJob job = { .ctx = d, .slots = slots, .ahead = 0, .next = next_pair,
-                          .result = take_result, .work = play_task };
+    const FarmJob job = { .ctx = d,
+                          .slots = slots,
+                          .ahead = 0,
+                          .next = next_pair,
+                          .result = take_result,
+                          .work = play_task };
     if (farm_run(&job, NULL, err, errlen) != 0)
         return -1; /* d stays: the threads may use it until the job is aborted */
     for (int t = 0; t < slots; t++) {

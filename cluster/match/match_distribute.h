@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A match's pairs played over every rank and thread (mpi/farm.h): rank 0's stage runner hands
  * the pairs out and records them as they finish; every thread of every rank, rank 0's included,
  * plays one pair at a time with two players of its own and holds the next pair already. Without

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `carrera match` and `carrera tune` once their options are read (match_run.h): every rank reads
  * the match file; rank 0 makes or resumes the result and PGN files, the pairs are played over
  * every rank (match_distribute.h), and rank 0 finishes the files and prints the summary. */
@@ -44,7 +45,8 @@ static void print_imbalances(const StageRunner *run)
         stats_pentanomial(t->pairs, &penta);
         char wdl[32];
         snprintf(wdl, sizeof wdl, "%" PRIu64 "-%" PRIu64 "-%" PRIu64, t->wins, t->draws, t->losses);
-        printf("%-10s  %5" PRIu64 "  %-15s  %.4f  %+7.1f [%+7.1f, %+7.1f]  %+7.1f [%+7.1f, %+7.1f]\n",
+        printf("%-10s  %5" PRIu64
+               "  %-15s  %.4f  %+7.1f [%+7.1f, %+7.1f]  %+7.1f [%+7.1f, %+7.1f]\n",
                c->imbalances[i].name, t->games_done, wdl, tri.score, tri.elo, tri.elo_lo,
                tri.elo_hi, penta.elo, penta.elo_lo, penta.elo_hi);
     }
@@ -55,8 +57,8 @@ static void print_summary(const StageRunner *run, double seconds)
     const MatchConfig *c = run->cfg;
     const Tally *t = &run->tally;
     printf("%s vs %s: %s, %s turns, %" PRIu64 " games (%" PRIu64 " pairs) in %.1f s\n",
-           c->players[0].name, c->players[1].name, c->variant->name, turn_rules_name(c->rules.turns),
-           t->games_done, t->pairs_done, seconds);
+           c->players[0].name, c->players[1].name, c->variant->name,
+           turn_rules_name(c->rules.turns), t->games_done, t->pairs_done, seconds);
     TrinomialStats tri;
     PentanomialStats penta;
     if (!stats_trinomial(t->wins, t->draws, t->losses, &tri)) {
@@ -123,8 +125,8 @@ static FILE *reopen_pgn(const char *path, const MatchFileDone *done, char *err, 
         size_t n = next ? (size_t)(next + 1 - game) : strlen(game);
         unsigned long long pair;
         const char *round = strstr(game, "[Round \"");
-        if (round && round < game + n && sscanf(round, "[Round \"%llu.", &pair) == 1 && pair > 0
-            && match_file_done_has(done, pair - 1))
+        if (round && round < game + n && sscanf(round, "[Round \"%llu.", &pair) == 1 && pair > 0 &&
+            match_file_done_has(done, pair - 1))
             fwrite(game, 1, n, f);
         game = next ? next + 1 : NULL;
     }
@@ -139,13 +141,14 @@ static FILE *reopen_pgn(const char *path, const MatchFileDone *done, char *err, 
 
 /* Rank 0's set-up: the SPRT, the result file (new, or the checkpoint to continue with the pairs
  * it holds counted and skipped) and the PGN file. Returns 0, or the exit status with a message. */
-static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *prov, bool resume, char *err,
-                       size_t errlen)
+static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *prov, bool resume,
+                       char *err, size_t errlen)
 {
     if (cfg->sprt && !stats_sprt_init(&run->sprt, cfg->sprt_elo0, cfg->sprt_elo1, cfg->sprt_alpha,
                                       cfg->sprt_beta, err, errlen))
         return EXIT_USAGE;
-    if (make_parent_dirs(cfg->output, err, errlen) != 0 || make_parent_dirs(cfg->pgn, err, errlen) != 0)
+    if (make_parent_dirs(cfg->output, err, errlen) != 0 ||
+        make_parent_dirs(cfg->pgn, err, errlen) != 0)
         return 1;
     MatchFileInfo info = { .cfg = cfg, .prov = prov, .overwrite = false };
     if (resume) {
@@ -158,11 +161,13 @@ static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *pro
             uint64_t nodes = d->nodes[0] + d->nodes[1];
             stage_runner_tally(&run->tally, d->score, d->ending, nodes);
             if (cfg->n_imbalances)
-                stage_runner_tally(&run->groups[match_imbalance_of(cfg, d->pair)], d->score, d->ending, nodes);
+                stage_runner_tally(&run->groups[match_imbalance_of(cfg, d->pair)], d->score,
+                                   d->ending, nodes);
             if (!run->tuner)
                 continue;
             /* the tuner's state is rebuilt stage by stage, as the pairs came in */
-            if (run->tuner->finished || d->pair / cfg->pairs_per_stage != (uint64_t)run->tuner->stage) {
+            if (run->tuner->finished ||
+                d->pair / cfg->pairs_per_stage != (uint64_t)run->tuner->stage) {
                 snprintf(err, errlen,
                          "%.900s holds pair %" PRIu64 " of iteration %" PRIu64
                          " although iteration %d is not complete: not a checkpoint of this run",
@@ -281,9 +286,10 @@ int match_run(const MatchRequest *r)
         estimate_note_match(&cfg, run->threads, comm_size());
         progress_start(&run->progress, "match", r->quiet);
         if (run->resumed && !r->quiet)
-            fprintf(stderr, "match: resuming %s (resume %d): %" PRIu64 " of %" PRIu64
-                    " pairs played before\n",
-                    cfg.output, match_file_resume_count(run->h5), run->tally.pairs_done, run->n_pairs);
+            fprintf(
+                stderr,
+                "match: resuming %s (resume %d): %" PRIu64 " of %" PRIu64 " pairs played before\n",
+                cfg.output, match_file_resume_count(run->h5), run->tally.pairs_done, run->n_pairs);
         uint64_t left = run->n_pairs - run->tally.pairs_done;
         if ((uint64_t)run->threads > left)
             run->threads = left > 0 ? (int)left : 1;
@@ -305,18 +311,20 @@ int match_run(const MatchRequest *r)
                                     cfg.tune.skip_plies);
         }
         char h5err[1024];
-        MatchFileSummary summary = { .sprt = cfg.sprt ? &run->sprt : NULL, .end_time = NULL,
-                                   .tune = run->tuner,
-                                   .stop_reason = run->tuner && run->tuner->stop_reason[0]
-                                                      ? run->tuner->stop_reason
-                                                      : NULL };
+        MatchFileSummary summary = { .sprt = cfg.sprt ? &run->sprt : NULL,
+                                     .end_time = NULL,
+                                     .tune = run->tuner,
+                                     .stop_reason = run->tuner && run->tuner->stop_reason[0]
+                                                        ? run->tuner->stop_reason
+                                                        : NULL };
         /* an interrupted match stays a checkpoint, without a summary */
         int closed = run->error[0] ? match_file_close(run->h5, h5err, sizeof h5err)
                                    : match_file_finish(run->h5, &summary, h5err, sizeof h5err);
         run->h5 = NULL;
         if (closed != 0 && !run->error[0])
             snprintf(run->error, sizeof run->error, "%.500s: %.500s", cfg.output, h5err);
-        print_summary(run, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+        print_summary(run,
+                      (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
         if (run->tuner && !run->error[0]) {
             tuner_print(stdout, run->tuner);
             if (!tuner_ok(run->tuner))
@@ -349,4 +357,3 @@ int match_run(const MatchRequest *r)
     comm_finalize();
     return status;
 }
-

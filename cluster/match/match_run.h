@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A match (`carrera match`) or a tune run that plays one (`carrera tune`), from the match file
  * to the result and PGN files and the summary on stdout, on every rank of the job. */
 #ifndef CARRERA_MATCH_RUN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The tasks and results of a match's pairs as bytes for the farm (mpi/farm.h): rank 0 sends a
  * pair to play with the players' evaluation, the rank returns the finished pair (results,
  * endings, clocks and every turn; rank 0 replays the turns from the pair's opening, which it

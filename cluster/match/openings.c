@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The openings of a match (openings.h). Every random choice for pair k comes from a generator
  * seeded with the match's seed and k alone. */
 #define _POSIX_C_SOURCE 200809L /* getline */
@@ -133,8 +134,8 @@ int openings_position(const Openings *o, uint64_t pair, int game, Position *out,
             break;
         bool on = game_status(&g, NULL) == TERM_NONE;
         for (int k = 0; k < c->random_plies && on; k++) {
-            if (!position_turns(&g.pos, &c->rules, &list) || list.n == 0
-                || !game_play(&g, &list.v[rng_below(&rng, list.n)]))
+            if (!position_turns(&g.pos, &c->rules, &list) || list.n == 0 ||
+                !game_play(&g, &list.v[rng_below(&rng, list.n)]))
                 on = false;
             else
                 on = game_status(&g, NULL) == TERM_NONE;

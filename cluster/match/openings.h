@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The openings of a match: the position each game pair starts from, a pure function of the
  * configuration and the pair's number, so that the same match gives the same games however many
  * ranks and threads play it. A position is the variant's start, a random start array, or a line

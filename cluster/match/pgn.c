@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PGN writing (pgn.h). The movetext comes from the game notation of the core (record.h), which
  * already writes both single-move SAN and the double-move source notation; this file adds the
  * tags, the line breaks and the result. */
@@ -9,10 +10,7 @@
 #include "record.h"
 #include "setup.h"
 
-const char *pgn_result(int result)
-{
-    return result > 0 ? "1-0" : result < 0 ? "0-1" : "1/2-1/2";
-}
+const char *pgn_result(int result) { return result > 0 ? "1-0" : result < 0 ? "0-1" : "1/2-1/2"; }
 
 /* A tag value with '"' and '\\' escaped as PGN requires. */
 static void tag(FILE *out, const char *name, const char *value)

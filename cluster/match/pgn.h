@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PGN of a match's games: the seven standard tags plus Variant, TurnRules and EnPassantRule
  * (double-move rule sets), SetUp and FEN, PlyCount, TimeControl-free limits in a comment, and
  * Termination; the movetext in SAN, double-move turns in the source notation of RULES.md 4.1

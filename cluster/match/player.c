@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The players of a match (player.h): Carrera's search called in this process, or an external
  * UCI engine through the UCI client (uci_client.c), whose every answer is checked against the
  * position's legal turns. */
@@ -50,9 +51,9 @@ static int start_engine(Player *p, char *err, size_t errlen)
         return -1;
     }
     UciClientSetup setup = { .uci_variant = p->variant->name,
-                          .chess960 = p->castle960 && !p->variant->castle960,
-                          .turn_rules = turn_rules_name(p->rules.turns),
-                          .ep_rule = ep_rule_name(p->rules.ep) };
+                             .chess960 = p->castle960 && !p->variant->castle960,
+                             .turn_rules = turn_rules_name(p->rules.turns),
+                             .ep_rule = ep_rule_name(p->rules.ep) };
     const char *names[PLAYER_MAX_OPTIONS + 1], *values[PLAYER_MAX_OPTIONS + 1];
     char hash[32];
     int n = 0;
@@ -66,8 +67,8 @@ static int start_engine(Player *p, char *err, size_t errlen)
         names[n] = p->cfg.options[i].name;
         values[n++] = p->cfg.options[i].value;
     }
-    if (uci_client_setup(&p->engine, &setup, why, sizeof why) != 0
-        || uci_client_set_options(&p->engine, names, values, n, why, sizeof why) != 0) {
+    if (uci_client_setup(&p->engine, &setup, why, sizeof why) != 0 ||
+        uci_client_set_options(&p->engine, names, values, n, why, sizeof why) != 0) {
         uci_client_stop(&p->engine);
         snprintf(err, errlen, "player %s: %s", p->cfg.name, why);
         return -1;
@@ -141,7 +142,8 @@ int player_new_game(Player *p, char *err, size_t errlen)
         /* one restart: an engine may have died between games */
         uci_client_stop(&p->engine);
         p->engine_up = false;
-        if (start_engine(p, err, errlen) != 0 || uci_client_new_game(&p->engine, why, sizeof why) != 0) {
+        if (start_engine(p, err, errlen) != 0 ||
+            uci_client_new_game(&p->engine, why, sizeof why) != 0) {
             snprintf(err, errlen, "player %s: %s", p->cfg.name, why);
             return -1;
         }
@@ -168,17 +170,21 @@ static void note_report(const SearchReport *r, void *ctx)
 {
     PlayerMove *out = ctx;
     out->has_score = true;
-    out->score_cp = r->mate > 0 ? SCORE_MATE - (2 * r->mate - 1)
-                  : r->mate < 0 ? -SCORE_MATE + 2 * -r->mate
-                                : r->score;
+    out->score_cp = r->mate > 0   ? SCORE_MATE - (2 * r->mate - 1)
+                    : r->mate < 0 ? -SCORE_MATE + 2 * -r->mate
+                                  : r->score;
 }
 
 static int think_carrera(Player *p, const Game *g, const int64_t clock_ms[2], PlayerMove *out)
 {
-    SearchInput in = { .root = &g->pos, .rules = &g->rules, .eval = p->eval,
-                       .history = g->keys, .n_history = g->n_turns,
+    SearchInput in = { .root = &g->pos,
+                       .rules = &g->rules,
+                       .eval = p->eval,
+                       .history = g->keys,
+                       .n_history = g->n_turns,
                        .limits = limits_for(&p->cfg.limits, clock_ms),
-                       .report = note_report, .ctx = out };
+                       .report = note_report,
+                       .ctx = out };
     SearchReport final;
     out->turn = search_run(p->searcher, &in, &final);
     out->nodes = final.nodes;
@@ -227,9 +233,10 @@ static int think_uci(Player *p, const Game *g, const int64_t clock_ms[2], Player
     size_t used = (size_t)snprintf(go, sizeof go, "go");
     int64_t timeout = UNTIMED_MS;
     if (l->base_ms > 0) {
-        used += (size_t)snprintf(go + used, sizeof go - used,
-                                 " wtime %" PRId64 " btime %" PRId64 " winc %" PRId64 " binc %" PRId64,
-                                 clock_ms[WHITE], clock_ms[BLACK], l->inc_ms, l->inc_ms);
+        used +=
+            (size_t)snprintf(go + used, sizeof go - used,
+                             " wtime %" PRId64 " btime %" PRId64 " winc %" PRId64 " binc %" PRId64,
+                             clock_ms[WHITE], clock_ms[BLACK], l->inc_ms, l->inc_ms);
         timeout = clock_ms[position_side(&g->pos)] + GRACE_MS;
     }
     if (l->movetime_ms > 0) {
@@ -252,23 +259,26 @@ static int think_uci(Player *p, const Game *g, const int64_t clock_ms[2], Player
         return -1;
     }
     UciSearchAnswer answer;
-    UciAnswer a = uci_client_search(&p->engine, position, go, timeout > INT32_MAX ? INT32_MAX : (int)timeout,
-                                   &answer, out->why, sizeof out->why);
+    UciAnswer a =
+        uci_client_search(&p->engine, position, go, timeout > INT32_MAX ? INT32_MAX : (int)timeout,
+                          &answer, out->why, sizeof out->why);
     free(position);
     out->nodes = answer.nodes;
     if (a != ANSWER_OK) {
-        /* uci_client_search has ended the process; this frees the rest, the next game restarts it */
+        /* uci_client_search has ended the process; this frees the rest, the next game restarts it
+         */
         uci_client_stop(&p->engine);
         p->engine_up = false;
-        out->fault = a == ANSWER_TIMEOUT ? FAULT_TIMEOUT : a == ANSWER_GARBAGE ? FAULT_GARBAGE
-                                                                               : FAULT_CRASH;
+        out->fault = a == ANSWER_TIMEOUT   ? FAULT_TIMEOUT
+                     : a == ANSWER_GARBAGE ? FAULT_GARBAGE
+                                           : FAULT_CRASH;
         return -1;
     }
     if (answer.has_score) {
         out->has_score = true;
-        out->score_cp = !answer.mate ? answer.score
-                      : answer.score > 0 ? SCORE_MATE - (2 * answer.score - 1)
-                                         : -SCORE_MATE - 2 * answer.score;
+        out->score_cp = !answer.mate       ? answer.score
+                        : answer.score > 0 ? SCORE_MATE - (2 * answer.score - 1)
+                                           : -SCORE_MATE - 2 * answer.score;
     }
     if (!game_parse_turn(g, answer.bestmove, &out->turn)) {
         uci_client_stop(&p->engine);

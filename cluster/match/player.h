@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A player of a match: Carrera's own engine in this process (its evaluation parameters and
  * search limits), or an external UCI engine driven over pipes. Either way a player is asked for
  * the turn to play in a game's position and answers with a legal turn or a fault: an external
@@ -24,13 +25,13 @@ typedef enum PlayerFault {
 
 /* A player's answer for one turn. */
 typedef struct PlayerMove {
-    Turn turn;        /* legal in the position asked about (when fault == FAULT_NONE) */
-    bool has_score;   /* the last info line carried a score */
-    int score_cp;     /* from the mover's view; mates as +-(SCORE_MATE - plies) */
-    uint64_t nodes;   /* searched for this turn (0 when the engine did not say) */
-    double seconds;   /* wall time the player took */
+    Turn turn;      /* legal in the position asked about (when fault == FAULT_NONE) */
+    bool has_score; /* the last info line carried a score */
+    int score_cp;   /* from the mover's view; mates as +-(SCORE_MATE - plies) */
+    uint64_t nodes; /* searched for this turn (0 when the engine did not say) */
+    double seconds; /* wall time the player took */
     PlayerFault fault;
-    char why[256];    /* the fault's details: the engine's exit status, the bad text, ... */
+    char why[256]; /* the fault's details: the engine's exit status, the bad text, ... */
 } PlayerMove;
 
 typedef struct Player Player;

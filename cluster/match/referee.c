@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One game between two players (referee.h): the referee loop. The rules of play decide
  * first, then the length limit, then each turn's answer: a fault or an overrun clock loses, and
  * the players' reported scores drive the resign and draw adjudication. */
@@ -10,22 +11,32 @@
 static GameEnding ending_of(Termination t)
 {
     switch (t) {
-    case TERM_CHECKMATE: return END_CHECKMATE;
-    case TERM_STALEMATE: return END_STALEMATE;
-    case TERM_KING_CAPTURED: return END_KING_CAPTURED;
-    case TERM_REPETITION: return END_REPETITION;
-    case TERM_FIFTY_MOVES: return END_FIFTY_MOVES;
-    default: return END_MATERIAL;
+    case TERM_CHECKMATE:
+        return END_CHECKMATE;
+    case TERM_STALEMATE:
+        return END_STALEMATE;
+    case TERM_KING_CAPTURED:
+        return END_KING_CAPTURED;
+    case TERM_REPETITION:
+        return END_REPETITION;
+    case TERM_FIFTY_MOVES:
+        return END_FIFTY_MOVES;
+    default:
+        return END_MATERIAL;
     }
 }
 
 static GameEnding ending_of_fault(PlayerFault f)
 {
     switch (f) {
-    case FAULT_TIMEOUT: return END_TIMEOUT;
-    case FAULT_GARBAGE: return END_GARBAGE;
-    case FAULT_ILLEGAL: return END_ILLEGAL;
-    default: return END_CRASH;
+    case FAULT_TIMEOUT:
+        return END_TIMEOUT;
+    case FAULT_GARBAGE:
+        return END_GARBAGE;
+    case FAULT_ILLEGAL:
+        return END_ILLEGAL;
+    default:
+        return END_CRASH;
     }
 }
 
@@ -74,8 +85,8 @@ static int adjudicate(Streaks *st, const Adjudication *adj, const PlayerMove *mv
 }
 
 int referee_play_game(Player *white, Player *black, const Position *start, const Rules *r,
-                    bool castle960, const Adjudication *adj, GameRecord *out, char *err,
-                    size_t errlen)
+                      bool castle960, const Adjudication *adj, GameRecord *out, char *err,
+                      size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->loser_fault = -1;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pairs of a match run (stage_runner.h). */
 #define _POSIX_C_SOURCE 200809L
 
@@ -77,9 +78,11 @@ static void limits_text(const PlayerConfig *p, char *out, size_t len)
     if (l->depth)
         used += (size_t)snprintf(out + used, len - used, " depth %d", l->depth);
     if (l->movetime_ms)
-        used += (size_t)snprintf(out + used, len - used, " movetime %" PRId64 " ms", l->movetime_ms);
+        used +=
+            (size_t)snprintf(out + used, len - used, " movetime %" PRId64 " ms", l->movetime_ms);
     if (l->base_ms)
-        snprintf(out + used, len - used, " clock %.3f+%.3f s", l->base_ms / 1000.0, l->inc_ms / 1000.0);
+        snprintf(out + used, len - used, " clock %.3f+%.3f s", l->base_ms / 1000.0,
+                 l->inc_ms / 1000.0);
 }
 
 /* Counts a finished pair, writes its games, reports progress, consults the SPRT. */
@@ -100,9 +103,14 @@ static void record_pair(StageRunner *run, uint64_t pair, GameRecord g[2])
         char round[48], err[256];
         snprintf(round, sizeof round, "%" PRIu64 ".%d", pair + 1, k + 1);
         const char *names[2] = { c->players[0].name, c->players[1].name };
-        PgnGame pg = { .event = "carrera match", .site = c->file, .date = run->date,
-                       .round = round, .white = names[k], .black = names[1 - k],
-                       .limits = both, .record = &g[k] };
+        PgnGame pg = { .event = "carrera match",
+                       .site = c->file,
+                       .date = run->date,
+                       .round = round,
+                       .white = names[k],
+                       .black = names[1 - k],
+                       .limits = both,
+                       .record = &g[k] };
         if (pgn_write(run->pgn, &pg, err, sizeof err) != 0) {
             in_pgn = false;
         } else if (fflush(run->pgn) != 0) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pairs of a match run on rank 0: which pair is played next (stage by stage: a tune method
  * sets the players' evaluation for each stage from the results of the ones before; a plain match
  * is one stage), and what a finished pair changes: the tallies, the PGN file, the result file
@@ -29,11 +30,11 @@ typedef struct Tally {
 
 typedef struct StageRunner {
     const MatchConfig *cfg;
-    int threads;       /* games at once in this process */
+    int threads; /* games at once in this process */
     Openings openings;
     FILE *pgn;
     char date[16];
-    uint64_t n_pairs;  /* planned: every stage's */
+    uint64_t n_pairs; /* planned: every stage's */
     int stage;
     uint64_t cursor, stage_end; /* the next pair to consider; the current stage ends before */
     EvalParams eval[2];         /* the players' evaluation in the current stage */
@@ -42,8 +43,8 @@ typedef struct StageRunner {
     Tuner *tuner;               /* a tune run's methods, NULL for a match */
     MatchFile *h5;              /* rank 0: the result file, written as pairs finish */
     bool resumed;
-    uint64_t games_before;      /* games the checkpoint held: not this run's work */
-    bool stop;                  /* no pair is handed out any more (an error, the SPRT) */
+    uint64_t games_before; /* games the checkpoint held: not this run's work */
+    bool stop;             /* no pair is handed out any more (an error, the SPRT) */
     Tally tally;
     Tally groups[MATCH_MAX_IMBALANCES]; /* a material-odds match: the tally of each imbalance */
     Sprt sprt;

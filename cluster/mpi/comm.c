@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Message passing for distributed jobs (comm.h): MPI under a launcher, a single process
  * otherwise. The only file that includes <mpi.h>. Packets are plain bytes: every rank runs the
  * same binary on the same kind of machine, which a cluster job is. */
@@ -197,7 +198,8 @@ void *comm_poll_packet(bool wait, size_t *len, int *from)
             MPI_Get_count(&st, MPI_BYTE, &count);
             unsigned char *data = malloc(count > 0 ? (size_t)count : 1);
             if (!data) {
-                fprintf(stderr, "carrera: error: rank %d: out of memory for a message\n", self.rank);
+                fprintf(stderr, "carrera: error: rank %d: out of memory for a message\n",
+                        self.rank);
                 comm_abort(1);
             }
             MPI_Recv(data, count, MPI_BYTE, st.MPI_SOURCE, TAG_PACKET, MPI_COMM_WORLD,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Message passing between the ranks of a distributed job: the only file of Carrera that calls
  * MPI (comm.c). Under a launcher (mpiexec, srun) it runs MPI; started directly, the same binary
  * is one process of rank 0 with no workers and no MPI at all, so a laptop, a test or a single

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The task farm (farm.h) on comm.h's packets. A packet is one kind byte and its bytes:
  *   'H' worker -> 0: hello, how many tasks it holds at once (uint32)
  *   'T' 0 -> worker: a task           'R' worker -> 0: a task's result

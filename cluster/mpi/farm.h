@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one coordinator/worker mechanism of Carrera's distributed jobs (the perft job's units, the
  * match's game pairs): rank 0 hands tasks out, every rank works on them on threads of its own,
  * results come back to rank 0 in the order they finish. A task and its result are bytes that the

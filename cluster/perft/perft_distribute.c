@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A perft job's units over the farm (perft_distribute.h). A unit travels as its id, depth and
  * FEN; its count comes back with its id, the time it took, and an error instead when the rank
  * could not count it (rank 0 then stops the job with the message). Each rank counts one unit at
@@ -81,9 +82,8 @@ static void *count_task(void *ctx, int slot, const void *data, size_t len, size_
     WorkUnit u = { .id = t.id, .depth = t.depth };
     snprintf(u.fen, sizeof u.fen, "%s", t.fen);
     a->id = t.id;
-    if (len <= offsetof(Task, fen) ||
-        unit_counter_count(s->counter, &u, &a->nodes, &a->seconds, a->message,
-                           sizeof a->message) != 0)
+    if (len <= offsetof(Task, fen) || unit_counter_count(s->counter, &u, &a->nodes, &a->seconds,
+                                                         a->message, sizeof a->message) != 0)
         a->status = 1;
     if (len <= offsetof(Task, fen))
         snprintf(a->message, sizeof a->message, "a unit message of %zu bytes", len);
@@ -175,8 +175,13 @@ int perft_distribute_run(Split *split, PerftFile *h, UnitCounter *counter, bool 
     int rc = comm_rank() == 0 ? index_units(s, err, errlen) : 0;
     if (rc == 0) {
         /* One unit at a time on all of the rank's threads, the next one held. */
-        const FarmJob job = { .ctx = s, .slots = 1, .ahead = 1, .next = next_task,
-                              .result = record, .idle = flush_if_due, .work = count_task };
+        const FarmJob job = { .ctx = s,
+                              .slots = 1,
+                              .ahead = 1,
+                              .next = next_task,
+                              .result = record,
+                              .idle = flush_if_due,
+                              .work = count_task };
         progress_start(&s->progress, "perft", quiet || comm_rank() != 0);
         rc = farm_run(&job, stats, err, errlen);
         progress_finish(&s->progress);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The units of a perft job counted over every rank (mpi/farm.h): rank 0 hands them out, largest
  * first, and counts units itself on a thread of its own meanwhile; every count is recorded in
  * the result file as it arrives. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The distributed perft job, from its options to its result: every rank starts the job with
  * the same options; rank 0 splits it (or reads the checkpoint back), creates the result file and
  * coordinates, the others count; rank 0 prints the result as `carrera perft` does. A failure
@@ -122,7 +123,8 @@ int perft_run(const PerftRun *job)
         status = 1;
     }
     UnitCounter counter = { 0 };
-    if (status == 0 && estimate_check_memory(job->hash_bytes, "the hash table would", err, sizeof err) != 0)
+    if (status == 0 &&
+        estimate_check_memory(job->hash_bytes, "the hash table would", err, sizeof err) != 0)
         status = EXIT_USAGE;
     if (status == 0 && unit_counter_init(&counter, job->setup.variant, &job->rules, threads,
                                          job->hash_bytes, err, sizeof err) != 0)
@@ -207,8 +209,7 @@ int perft_run(const PerftRun *job)
     return rc;
 }
 
-int perft_run_config(const char *path, const char *out, bool resume, bool divide,
-                             bool quiet)
+int perft_run_config(const char *path, const char *out, bool resume, bool divide, bool quiet)
 {
     char err[1024] = "";
     if (comm_init(NULL, NULL, err, sizeof err) != 0) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The distributed perft job: `carrera perft ... --out FILE` and `carrera perft --config FILE`,
  * under mpiexec or srun on R ranks, or as one process without them. Ties the split (split.h),
  * the result file (perft_file.h) and the units' distribution (perft_distribute.h) together. */
@@ -32,7 +33,6 @@ int perft_run(const PerftRun *job);
 
 /* `carrera perft --config FILE [--resume] [--divide] [--quiet] [--out FILE]`: the job from the
  * configuration file (out, when not NULL, replaces its output). Returns the exit status. */
-int perft_run_config(const char *path, const char *out, bool resume, bool divide,
-                             bool quiet);
+int perft_run_config(const char *path, const char *out, bool resume, bool divide, bool quiet);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Work units counted on one rank's threads. A unit is one subtree; the rank's threads share it by
  * cutting it a few plies further into positions they take one at a time (OpenMP's dynamic
  * schedule), all probing the rank's one hash table. */
@@ -9,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
 
 /* Positions per thread before the threads start: enough that one large subtree drawn last
  * leaves the others idle for little of the unit's time. */
@@ -106,8 +106,7 @@ int unit_counter_count(UnitCounter *c, const WorkUnit *u, uint64_t *nodes, doubl
     double start = now();
     Position p;
     char why[200];
-    if (u->depth < 0 ||
-        split_unit_position(u, c->variant, &c->rules, &p, why, sizeof why) != 0) {
+    if (u->depth < 0 || split_unit_position(u, c->variant, &c->rules, &p, why, sizeof why) != 0) {
         snprintf(err, errlen, "unit %llu: bad position '%s' or depth %d: %s",
                  (unsigned long long)u->id, u->fen, (int)u->depth,
                  u->depth < 0 ? "negative depth" : why);

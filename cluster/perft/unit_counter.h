@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Counting work units on one rank: a unit's subtree on every thread of the rank, all probing the
  * rank's one hash table. Every rank, rank 0 included, counts its units with one UnitCounter
  * (perft_distribute.c hands the units out). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The samples of the regression method of `carrera tune` (regression.h says which positions are
  * sampled and why). Each game is replayed with the core, as the match played it, so that a turn
  * the rules do not allow is found here and not fitted. */
@@ -36,8 +37,7 @@ static int row_fail(const RegressionGame *g, char *err, size_t errlen, const cha
 {
     if (!err || !errlen)
         return -1;
-    int k =
-        snprintf(err, errlen, "%s: row %llu of /match/games: ", g->path,
+    int k = snprintf(err, errlen, "%s: row %llu of /match/games: ", g->path,
                      (unsigned long long)g->row);
     if (k >= 0 && (size_t)k < errlen) {
         va_list ap;
@@ -161,8 +161,8 @@ static int replay(RegressionData *d, const RegressionGame *r, const Position *st
     game_free(&g);
     *n = turns;
     if (rc == 0 && turns != r->plies)
-        rc = row_fail(r, err, errlen, "the moves hold %zu turns, the plies column says %u",
-                      turns, r->plies);
+        rc = row_fail(r, err, errlen, "the moves hold %zu turns, the plies column says %u", turns,
+                      r->plies);
     return rc;
 }
 

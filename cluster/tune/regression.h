@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The data of the regression method of `carrera tune`: recorded games (match result files hold
  * them; h5/match_games.h reads them into this) replayed from their openings, and White's material
  * minus Black's at each quiet, stable material state of every game, with the game's result
@@ -36,11 +37,11 @@ typedef struct RegressionData {
 
 /* One recorded game as the sampling needs it, with where it was read for messages. */
 typedef struct RegressionGame {
-    const char *path; /* the file */
-    uint64_t row;     /* its row in the file's /match/games */
-    const char *opening; /* FEN */
-    int result;          /* for White: 1, 0, -1 */
-    uint32_t plies;      /* the turns the record says it has */
+    const char *path;        /* the file */
+    uint64_t row;            /* its row in the file's /match/games */
+    const char *opening;     /* FEN */
+    int result;              /* for White: 1, 0, -1 */
+    uint32_t plies;          /* the turns the record says it has */
     const char *termination; /* game_ending_name */
     const char *moves;       /* the turns in UCI text, separated by single blanks */
 } RegressionGame;

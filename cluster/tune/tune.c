@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The tuner of `carrera tune` (tune.h). */
 #include "tune.h"
 
@@ -95,12 +96,16 @@ int tuner_init(Tuner *t, const MatchConfig *c, char *err, size_t errlen)
         }
         for (int i = 0; i < m; i++) {
             const TuneParam *p = &tc->params[i];
-            t->sp[i] = (SpsaParam){ .theta = tune_param_get(p, &c->players[0].eval), .min = p->min,
-                                    .max = p->max, .c_end = p->c_end, .r_end = p->r_end };
+            t->sp[i] = (SpsaParam){ .theta = tune_param_get(p, &c->players[0].eval),
+                                    .min = p->min,
+                                    .max = p->max,
+                                    .c_end = p->c_end,
+                                    .r_end = p->r_end };
             t->theta[i] = t->sp[i].theta;
         }
-        SpsaSchedule s = { .iterations = c->stages, .A = tc->A, .alpha = tc->alpha,
-                           .gamma = tc->gamma };
+        SpsaSchedule s = {
+            .iterations = c->stages, .A = tc->A, .alpha = tc->alpha, .gamma = tc->gamma
+        };
         char why[256];
         if (spsa_init(&t->spsa, &s, t->sp, m, why, sizeof why) != 0) {
             tuner_free(t);
@@ -233,8 +238,9 @@ static void print_fit(FILE *out, const MatchConfig *c, const TuneFit *fit, const
              "piece values%s (pawns, 95%% intervals; least squares over %d imbalances, chi2 %.1f "
              "on %d degrees of freedom)%s:",
              what, c->n_imbalances, fit->chi2, fit->dof,
-             fit->corrected ? " [a test with a one-sided score was corrected by one win and one loss]"
-                            : "");
+             fit->corrected
+                 ? " [a test with a one-sided score was corrected by one win and one loss]"
+                 : "");
     tune_print_values(out, heading, &fit->values);
 }
 
@@ -304,5 +310,6 @@ void tune_regress(Tuner *t, const RegressionData *d, int skip_plies, const char 
         for (int p = 0; p < TUNE_PIECES; p++)
             if (d->samples[i].material[p])
                 pieces |= TUNE_BIT(p);
-    r->ok = tune_regression_fit(d->samples, d->n, pieces, &r->fit, r->reason, sizeof r->reason) == 0;
+    r->ok =
+        tune_regression_fit(d->samples, d->n, pieces, &r->fit, r->reason, sizeof r->reason) == 0;
 }

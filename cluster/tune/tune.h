@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `carrera tune`: the methods that turn a match's games into piece values (tune_config.h says
  * which). The games are `carrera match`'s (MPI, PGN, result file, resume); what this adds is the
  * Tuner, which the match consults between its stages:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Perft with per-root-move counts, printed the way Stockfish's `go perft` prints them. */
 #include "divide.h"
 

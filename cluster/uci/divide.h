@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Perft as a user sees it: optionally the count below each root move ("divide"), then
  * `Nodes searched: N`, in the format of Stockfish's `go perft` so the outputs of Carrera,
  * Stockfish and Fairy-Stockfish can be compared line by line. Shared by the perft command and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Child programs over pipes: fork/exec, line reads with a deadline. */
 #define _POSIX_C_SOURCE 200809L
 

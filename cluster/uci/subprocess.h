@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A child program driven over pipes, line by line: the UCI engine `carrera bisect` compares with,
  * and the programs the tests talk to (Fairy-Stockfish for the oracle, carrera itself). Reads wait
  * with a deadline so that a silent or stuck child becomes an error instead of a hang. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The UCI engine client: the handshake, options, positions, `go perft` answers (for `carrera
  * bisect`) and searches (for matches) of an external engine, each step with a deadline and a
  * message for every failure. */
@@ -286,7 +287,7 @@ fail:
 }
 
 int uci_client_go_perft(UciClient *e, const char *fen, const char *moves, int depth, char *err,
-                    size_t errlen)
+                        size_t errlen)
 {
     char command[LINE_MAX_LEN];
     snprintf(command, sizeof command, "position fen %s%s%s\n", fen, moves ? " moves " : "",
@@ -412,7 +413,7 @@ int uci_client_read_divide(UciClient *e, int timeout_ms, Divide *d, char *err, s
 }
 
 int uci_client_set_options(UciClient *e, const char *const *names, const char *const *values, int n,
-                       char *err, size_t errlen)
+                           char *err, size_t errlen)
 {
     char commands[8192] = "";
     size_t used = 0;
@@ -456,12 +457,12 @@ static void note_info(const char *line, UciSearchAnswer *out)
 }
 
 UciAnswer uci_client_search(UciClient *e, const char *position, const char *go, int timeout_ms,
-                           UciSearchAnswer *out, char *err, size_t errlen)
+                            UciSearchAnswer *out, char *err, size_t errlen)
 {
     *out = (UciSearchAnswer){ 0 };
     char why[256];
-    if (subprocess_send(&e->proc, position) != 0 || subprocess_send(&e->proc, "\n") != 0
-        || subprocess_send(&e->proc, go) != 0 || subprocess_send(&e->proc, "\n") != 0) {
+    if (subprocess_send(&e->proc, position) != 0 || subprocess_send(&e->proc, "\n") != 0 ||
+        subprocess_send(&e->proc, go) != 0 || subprocess_send(&e->proc, "\n") != 0) {
         uci_client_gone(e, why, sizeof why);
         snprintf(err, errlen, "the engine exited (%s) before '%s'", why, go);
         return ANSWER_EXITED;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* An external UCI engine, as a perft oracle or a match player: started from a command line (no
  * shell), set up for a variant and turn rules, asked `go perft N` for positions given by FEN, or
  * to search a game's position. Anything that answers
@@ -47,7 +48,7 @@ int uci_client_setup(UciClient *e, const UciClientSetup *s, char *err, size_t er
  * before it means the engine rejected the position), then sends `go perft depth` and returns at
  * once, so that the caller can count meanwhile. moves may be NULL. Returns 0 or -1. */
 int uci_client_go_perft(UciClient *e, const char *fen, const char *moves, int depth, char *err,
-                    size_t errlen);
+                        size_t errlen);
 
 /* Reads the answer to the last uci_client_go_perft into d: `move: count` lines up to
  * `Nodes searched: N`, skipping empty, `info ...` and `Unit: ...` lines. Fails when the engine
@@ -58,7 +59,7 @@ int uci_client_read_divide(UciClient *e, int timeout_ms, Divide *d, char *err, s
 /* Sends `setoption name NAME value VALUE` for each of the n options (any name: the engine
  * judges), then `isready`. Returns 0, or -1 with a message when it refuses one or fails. */
 int uci_client_set_options(UciClient *e, const char *const *names, const char *const *values, int n,
-                       char *err, size_t errlen);
+                           char *err, size_t errlen);
 
 /* `ucinewgame`, then `isready`. Returns 0 or -1 with a message. */
 int uci_client_new_game(UciClient *e, char *err, size_t errlen);
@@ -76,8 +77,8 @@ typedef enum UciAnswer {
 typedef struct UciSearchAnswer {
     char bestmove[64];
     bool has_score;
-    bool mate;          /* score is a mate distance in moves (negative: mated) */
-    int score;          /* centipawns, or moves to mate */
+    bool mate; /* score is a mate distance in moves (negative: mated) */
+    int score; /* centipawns, or moves to mate */
     uint64_t nodes;
 } UciSearchAnswer;
 
@@ -85,7 +86,7 @@ typedef struct UciSearchAnswer {
  * up to `bestmove` within timeout_ms. Returns ANSWER_OK with *out filled, or the failure with a
  * message in err; after a failure the engine is stopped (uci_client_start it again). */
 UciAnswer uci_client_search(UciClient *e, const char *position, const char *go, int timeout_ms,
-                           UciSearchAnswer *out, char *err, size_t errlen);
+                            UciSearchAnswer *out, char *err, size_t errlen);
 
 /* Sends `quit` and waits briefly for the engine to exit (killing it if it does not); after a
  * failure kills it at once. Safe to call twice. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The UCI loop: one line in, its answer out (flushed at once, the peer waits on it). The search
  * runs in a thread of its own so that `stop`, `isready` and `quit` are answered while it thinks;
  * every other command that would change what it searches first stops it.
@@ -44,8 +45,8 @@ typedef struct Uci {
     Eval eval;                /* prepared from params when a search starts */
     Searcher *searcher;
     pthread_t thread;
-    bool searching;           /* a search thread exists and has not been joined */
-    bool infinite;            /* it may print bestmove only after `stop` */
+    bool searching; /* a search thread exists and has not been joined */
+    bool infinite;  /* it may print bestmove only after `stop` */
     atomic_bool stop;
     SearchInput input;
 } Uci;
@@ -124,8 +125,8 @@ static void print_info(const SearchReport *r, void *ctx)
 {
     Uci *u = ctx;
     char line[8192], turn[TURN_TEXT_MAX];
-    size_t used = (size_t)snprintf(line, sizeof line, "info depth %d seldepth %d", r->depth,
-                                   r->seldepth);
+    size_t used =
+        (size_t)snprintf(line, sizeof line, "info depth %d seldepth %d", r->depth, r->seldepth);
     if (r->mate)
         used += (size_t)snprintf(line + used, sizeof line - used, " score mate %d", r->mate);
     else
@@ -321,8 +322,7 @@ static void cmd_position(Uci *u, char **tokens, int n)
         return;
     for (int i = moves_at + 1; i < n; i++) {
         if (!game_play_text(&u->game, tokens[i])) {
-            reply(u,
-                  "info string error: illegal %s '%s' (%d): ignoring it and the %d after it",
+            reply(u, "info string error: illegal %s '%s' (%d): ignoring it and the %d after it",
                   u->turn_rules.turns == TURNS_SINGLE ? "move" : "turn", tokens[i], i - moves_at,
                   n - i - 1);
             break;
@@ -345,8 +345,7 @@ static void go_perft(Uci *u, char **tokens, int n)
     /* One thread: a GUI comparing perft expects the engine not to take every core. */
     PerftRunOptions run = { 1, 0, true };
     pthread_mutex_lock(&u->out_lock);
-    divide_print(u->out, &u->game.pos, &u->turn_rules, UNIT_TURN, depth, true, castle960(u),
-                 &run);
+    divide_print(u->out, &u->game.pos, &u->turn_rules, UNIT_TURN, depth, true, castle960(u), &run);
     pthread_mutex_unlock(&u->out_lock);
 }
 
@@ -368,13 +367,13 @@ static SearchLimits parse_go(Uci *u, char **tokens, int n, bool *infinite)
         }
         if (strcmp(w, "searchmoves") == 0) {
             reply(u, "info string searchmoves is not supported: searching every turn");
-            while (i + 1 < n && strchr("abcdefghij", tokens[i + 1][0]) && tokens[i + 1][1] >= '1'
-                   && tokens[i + 1][1] <= '9')
+            while (i + 1 < n && strchr("abcdefghij", tokens[i + 1][0]) && tokens[i + 1][1] >= '1' &&
+                   tokens[i + 1][1] <= '9')
                 i++;
             continue;
         }
-        static const char *const numeric[] = { "depth", "nodes", "movetime", "wtime", "btime",
-                                               "winc", "binc", "movestogo", "mate" };
+        static const char *const numeric[] = { "depth", "nodes", "movetime",  "wtime", "btime",
+                                               "winc",  "binc",  "movestogo", "mate" };
         int which = -1;
         for (int k = 0; k < (int)(sizeof numeric / sizeof *numeric); k++)
             if (strcmp(w, numeric[k]) == 0)
@@ -396,15 +395,33 @@ static SearchLimits parse_go(Uci *u, char **tokens, int n, bool *infinite)
         if (negative)
             v = 0;
         switch (which) {
-        case 0: l.depth = v > MAX_PLY - 1 ? MAX_PLY - 1 : (int)v; break;
-        case 1: l.nodes = (uint64_t)v; break;
-        case 2: l.movetime_ms = v; break;
-        case 3: l.time_ms[WHITE] = v; break;
-        case 4: l.time_ms[BLACK] = v; break;
-        case 5: l.inc_ms[WHITE] = v; break;
-        case 6: l.inc_ms[BLACK] = v; break;
-        case 7: l.movestogo = v > 1000 ? 1000 : (int)v; break;
-        case 8: l.depth = v > (MAX_PLY - 1) / 2 ? MAX_PLY - 1 : (int)(2 * v); break;
+        case 0:
+            l.depth = v > MAX_PLY - 1 ? MAX_PLY - 1 : (int)v;
+            break;
+        case 1:
+            l.nodes = (uint64_t)v;
+            break;
+        case 2:
+            l.movetime_ms = v;
+            break;
+        case 3:
+            l.time_ms[WHITE] = v;
+            break;
+        case 4:
+            l.time_ms[BLACK] = v;
+            break;
+        case 5:
+            l.inc_ms[WHITE] = v;
+            break;
+        case 6:
+            l.inc_ms[BLACK] = v;
+            break;
+        case 7:
+            l.movestogo = v > 1000 ? 1000 : (int)v;
+            break;
+        case 8:
+            l.depth = v > (MAX_PLY - 1) / 2 ? MAX_PLY - 1 : (int)(2 * v);
+            break;
         }
     }
     return l;

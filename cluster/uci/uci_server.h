@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The UCI protocol front end: a thin adapter that turns protocol lines into calls on the core
  * (variant choice, positions, moves, perft) and knows nothing the core should know. */
 #ifndef CARRERA_UCI_SERVER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The two compiled instantiations of board.inc (8x8 and 10x8); position.c dispatches to them.
  * Internal to the core: users go through position.h. */
 #ifndef CARRERA_BOARD_H
@@ -16,18 +17,19 @@
     int board_tactical_moves_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,   \
                                       Move *l);                                                    \
     void board_make_##SUFFIX(const Board##N *b, const Castling##N *c, Move m, Board##N *o);        \
-    void board_make_null_##SUFFIX(const Board##N *b, Board##N *o);                                \
+    void board_make_null_##SUFFIX(const Board##N *b, Board##N *o);                                 \
     int board_see_##SUFFIX(const Board##N *b, Move m, const int *values);                          \
     bool board_in_check_##SUFFIX(const Board##N *b);                                               \
     int board_checkers_##SUFFIX(const Board##N *b, int *squares);                                  \
-    u128 board_key_slow_##SUFFIX(const Board##N *b);                                           \
-    uint64_t board_perft_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v, int d); \
+    u128 board_key_slow_##SUFFIX(const Board##N *b);                                               \
+    uint64_t board_perft_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,       \
+                                  int d);                                                          \
     bool board_turns_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,           \
                               const Rules *r, TurnList *l);                                        \
     void board_make_turn_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,       \
                                   const Rules *r, const Turn *t, Board##N *o);                     \
-    uint64_t board_perft_turns_##SUFFIX(const Board##N *b, const Castling##N *c,                   \
-                                        const Variant *v, const Rules *r, int d, PerftTT *tt);     \
+    uint64_t board_perft_turns_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v, \
+                                        const Rules *r, int d, PerftTT *tt);                       \
     uint64_t board_perft_movements_##SUFFIX(const Board##N *b, const Castling##N *c,               \
                                             const Variant *v, const Rules *r, int d);              \
     bool board_first_turn_##SUFFIX(const Board##N *b, const Rules *r);                             \

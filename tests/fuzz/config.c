@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: INI configuration files, read from a file as the commands read them. Byte 0
  * chooses the reader: a perft job (perft_config_read), a match or tuning file
  * (match_config_read), or an evaluation file (eval_config_read); the rest is the file. A file is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: FEN and EPD reading. The first byte chooses the reader, the second the variant
  * and turn rules (fuzz_pick), the rest is the text:
  *   0: one FEN through setup_from_fen_rules; an accepted FEN must survive the fast position
@@ -62,8 +63,9 @@ static void read_openings(const Variant *v, const Rules *r, int plies, const uin
     if (!path)
         return;
     static MatchConfig c;
-    c = (MatchConfig){ .variant = v, .rules = *r, .openings = OPENINGS_FILE,
-                       .random_plies = plies, .seed = 1 };
+    c = (MatchConfig){
+        .variant = v, .rules = *r, .openings = OPENINGS_FILE, .random_plies = plies, .seed = 1
+    };
     snprintf(c.openings_file, sizeof c.openings_file, "%s", path);
     Openings o;
     char err[512];
@@ -85,8 +87,8 @@ static void read_suite(const uint8_t *data, size_t size)
         const EpdEntry *e = &entries[i];
         const Variant *v = variant_by_name(e->variant[0] ? e->variant : "chess");
         Rules r = { TURNS_SINGLE, EP_CLASSIC };
-        if (!v || (e->turns[0] && !turn_rules_parse(e->turns, &r.turns))
-            || (e->ep_rule[0] && !ep_rule_parse(e->ep_rule, &r.ep)))
+        if (!v || (e->turns[0] && !turn_rules_parse(e->turns, &r.turns)) ||
+            (e->ep_rule[0] && !ep_rule_parse(e->ep_rule, &r.ep)))
             continue;
         Setup s;
         char err[256];

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The harnesses' shared helpers (fuzz.h). */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 

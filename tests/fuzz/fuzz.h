@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the fuzz harnesses share: choosing a variant and turn rules from an input byte, and
  * handing input bytes to code that reads files. Each harness defines LLVMFuzzerTestOneInput;
  * libFuzzer drives it in the fuzz build (preset "fuzz"), tests/fuzz/replay.c in every build. */

@@ -1,14 +1,13 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: a checkpoint given to --resume. Byte 0 chooses the program, the rest is the
  * file:
- *   even: a distributed perft's checkpoint, opened with perft_file_open_resume for the job of the seeds
- *         (chess start, depth 6, single turns); when it is accepted, every unit's position is
- *         read as a worker reads it, every unit not yet counted is recorded and the result
- *         finished, as the rest of a resumed run would;
- *   odd:  a match's checkpoint, opened with match_file_open_resume for the match of
- *         tests/fuzz/h5match.ini.
- * The seeds in tests/fuzz/corpus/h5/ are files the programs wrote (finished, killed mid-run,
- * resumed and killed again), so the mutations start from real layouts. A file is accepted or
- * refused with a message, never anything else. */
+ *   even: a distributed perft's checkpoint, opened with perft_file_open_resume for the job of the
+ * seeds (chess start, depth 6, single turns); when it is accepted, every unit's position is read as
+ * a worker reads it, every unit not yet counted is recorded and the result finished, as the rest of
+ * a resumed run would; odd:  a match's checkpoint, opened with match_file_open_resume for the match
+ * of tests/fuzz/h5match.ini. The seeds in tests/fuzz/corpus/h5/ are files the programs wrote
+ * (finished, killed mid-run, resumed and killed again), so the mutations start from real layouts. A
+ * file is accepted or refused with a message, never anything else. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -32,12 +31,12 @@ static void require_message(const char *err)
 static void resume_perft(const char *path, const Provenance *prov)
 {
     const PerftFileInfo job = { .variant = "chess",
-                            .rules = { TURNS_SINGLE, EP_CLASSIC },
-                            .fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                            .depth = 6,
-                            .split_depth = 0,
-                            .prov = prov,
-                            .checkpoint_interval = 3600 };
+                                .rules = { TURNS_SINGLE, EP_CLASSIC },
+                                .fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                                .depth = 6,
+                                .split_depth = 0,
+                                .prov = prov,
+                                .checkpoint_interval = 3600 };
     Split split;
     char err[1024] = "";
     PerftFile *h = perft_file_open_resume(path, &job, &split, err, sizeof err);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: move and turn text in positions of every variant and rule set. Byte 0 chooses
  * the variant and rules (fuzz_pick); byte 1 the start and the reader:
  *   bits 0-1: the variant's start; a random start array drawn from byte 2; or the first line of
@@ -59,8 +60,8 @@ static void read_turns(Position *p, const Rules *r, char *text)
         Turn again;
         require(notation_turn_to_text(p, r, &t, text2, sizeof text2), "no text for a read turn",
                 tok);
-        require(notation_turn_from_text(p, r, text2, &again, err, sizeof err)
-                    && same_turn(&t, &again),
+        require(notation_turn_from_text(p, r, text2, &again, err, sizeof err) &&
+                    same_turn(&t, &again),
                 "turn text does not read back", text2);
         Position next;
         position_make_turn(p, r, &t, &next);
@@ -80,8 +81,8 @@ static void read_record(const Position *start, const Rules *r, const char *text)
             require(notation_game_to_text(start, r, list.v, list.n, out, len, err, sizeof err),
                     "a read record cannot be written", text);
             TurnList again = { 0 };
-            require(notation_game_from_text(start, r, out, &again, NULL, err, sizeof err)
-                        && again.n == list.n,
+            require(notation_game_from_text(start, r, out, &again, NULL, err, sizeof err) &&
+                        again.n == list.n,
                     "a written record does not read back", out);
             for (size_t i = 0; i < list.n; i++)
                 require(same_turn(&list.v[i], &again.v[i]), "a record reads back changed", out);

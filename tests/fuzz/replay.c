@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Replays a fuzz target's corpus (tests/fuzz/corpus/TARGET: seeds, inputs libFuzzer found
  * interesting, and the reproducers of fixed crashes) through its LLVMFuzzerTestOneInput, so
  * that every build, not only the fuzz build, checks that none of them crashes, hangs or breaks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: the UCI front end. The input is a stream of protocol lines for uci_loop, which
  * answers into /dev/null. Searches are kept tiny by the harness, not by the engine: every `go`
  * gets `nodes 1000` appended (the last limit given wins), `go perft N` is cut to depth 2 and a
@@ -29,10 +30,7 @@ static bool append(char **buf, size_t *len, size_t *cap, const char *s, size_t n
     return true;
 }
 
-static bool all_digits(const char *s)
-{
-    return s[0] && strspn(s, "0123456789") == strlen(s);
-}
+static bool all_digits(const char *s) { return s[0] && strspn(s, "0123456789") == strlen(s); }
 
 /* One line as the loop will read it (up to the first NUL or CR), with its limits cut. */
 static bool rewrite(const char *line, char **buf, size_t *len, size_t *cap)
@@ -53,21 +51,21 @@ static bool rewrite(const char *line, char **buf, size_t *len, size_t *cap)
     const char *tail = "";
     char cut[64];
     if (n >= 1 && strcmp(tokens[0], "go") == 0) {
-        if (n == 3 && strcmp(tokens[1], "perft") == 0 && all_digits(tokens[2])
-            && (strlen(tokens[2]) > 1 || tokens[2][0] > '2')) {
+        if (n == 3 && strcmp(tokens[1], "perft") == 0 && all_digits(tokens[2]) &&
+            (strlen(tokens[2]) > 1 || tokens[2][0] > '2')) {
             snprintf(copy, strlen(copy) + 1, "go perft 2");
         } else if (n < 2 || strcmp(tokens[1], "perft") != 0) {
             tail = " nodes 1000";
         }
-    } else if (n == 5 && strcmp(tokens[0], "setoption") == 0 && strcmp(tokens[1], "name") == 0
-               && strcasecmp(tokens[2], "Hash") == 0 && strcmp(tokens[3], "value") == 0
-               && all_digits(tokens[4]) && (strlen(tokens[4]) > 1 || tokens[4][0] > '4')) {
+    } else if (n == 5 && strcmp(tokens[0], "setoption") == 0 && strcmp(tokens[1], "name") == 0 &&
+               strcasecmp(tokens[2], "Hash") == 0 && strcmp(tokens[3], "value") == 0 &&
+               all_digits(tokens[4]) && (strlen(tokens[4]) > 1 || tokens[4][0] > '4')) {
         snprintf(cut, sizeof cut, "setoption name %s value 4", tokens[2]);
         free(copy);
         copy = strdup(cut);
     }
-    bool ok = copy && append(buf, len, cap, copy, strlen(copy))
-              && append(buf, len, cap, tail, strlen(tail)) && append(buf, len, cap, "\n", 1);
+    bool ok = copy && append(buf, len, cap, copy, strlen(copy)) &&
+              append(buf, len, cap, tail, strlen(tail)) && append(buf, len, cap, "\n", 1);
     free(scan);
     free(copy);
     return ok;

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A UCI engine that misbehaves on purpose, for the match tests: it plays through `carrera uci`
 (given as the first argument) and, at its FAULT_AT-th `go`, does FAULT instead of answering:
 crash (exits with status 3), illegal (bestmove a1a1), garbage (prints a line that is no UCI),
