@@ -7,7 +7,7 @@
  * such a turn as its movements in UCI notation joined by a comma ("e2e4,g1f3"; '/' is read too),
  * in `bestmove`, in `info ... pv` and in `position ... moves`. Single-move rule sets stay plain
  * UCI. */
-#define _POSIX_C_SOURCE 200809L /* getline, strcasecmp, nanosleep */
+#define _POSIX_C_SOURCE 200809L /* getline, strcasecmp, nanosleep, strtok_r */
 
 #include "uci_server.h"
 
@@ -468,7 +468,8 @@ static void cmd_d(Uci *u)
 static int tokenize(char *line, char **tokens)
 {
     int n = 0;
-    for (char *t = strtok(line, " \t\r\n"); t; t = strtok(NULL, " \t\r\n"))
+    for (char *save = NULL, *t = strtok_r(line, " \t\r\n", &save); t;
+         t = strtok_r(NULL, " \t\r\n", &save))
         tokens[n++] = t;
     return n;
 }
