@@ -96,14 +96,30 @@ int engine_new_game(Engine *e, const Position *start, const Rules *r, bool castl
     return 0;
 }
 
+/* Whether a and b are the same position: by their FEN (castling written as each was read), which
+ * says everything a position holds, since comparing the structs' bytes would read their padding.
+ * The keys turn most other positions away first. */
+static bool same_position(const Position *a, const Position *b)
+{
+    if (a->variant != b->variant || a->castling_text != b->castling_text ||
+        position_key128(a) != position_key128(b))
+        return false;
+    Setup s;
+    char fa[FEN_MAX], fb[FEN_MAX];
+    position_to_setup(a, &s);
+    setup_to_fen(&s, a->castling_text, fa, sizeof fa);
+    position_to_setup(b, &s);
+    setup_to_fen(&s, b->castling_text, fb, sizeof fb);
+    return strcmp(fa, fb) == 0;
+}
+
 /* How many of turns[0..n) the session's game already holds, played from the same start under the
- * same rules; -1 when it is another game. Positions are compared byte for byte: two copies of one
- * position are equal, and anything else only costs replaying the game. */
+ * same rules; -1 when it is another game. */
 static int common_prefix(const Game *g, const Position *start, const Rules *r, bool castle960,
                          const Turn *turns, int n)
 {
     if (g->rules.turns != r->turns || g->rules.ep != r->ep || g->castle960 != castle960 ||
-        memcmp(&g->start, start, sizeof *start) != 0 || g->n_turns > (size_t)n)
+        g->n_turns > (size_t)n || !same_position(&g->start, start))
         return -1;
     for (size_t i = 0; i < g->n_turns; i++) {
         const Turn *a = &g->turns[i], *b = &turns[i];
