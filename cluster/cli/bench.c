@@ -14,11 +14,11 @@
 #include <time.h>
 
 #include "cli_error.h"
-#include "number.h"
+#include "engine.h"
 #include "eval.h"
 #include "eval_config.h"
+#include "number.h"
 #include "options.h"
-#include "search.h"
 #include "setup.h"
 #include "variant.h"
 
@@ -118,22 +118,15 @@ int bench_command(int argc, char **argv)
                          depth_text);
 
     EvalParams params;
-    Eval *eval = malloc(sizeof *eval);
-    Searcher *searcher = searcher_new(BENCH_HASH_MB);
-    if (!eval || !searcher) {
-        free(eval);
-        searcher_free(searcher);
+    eval_defaults(&params);
+    char err[512];
+    if (eval_file && eval_config_read(eval_file, &params, err, sizeof err) != 0)
+        return cli_error("%s", err);
+    Engine *engine = engine_new(BENCH_HASH_MB, &params, err, sizeof err);
+    if (!engine) {
         fprintf(stderr, "carrera: error: out of memory\n");
         return 1;
     }
-    eval_defaults(&params);
-    char err[512];
-    if (eval_file && eval_config_read(eval_file, &params, err, sizeof err) != 0) {
-        searcher_free(searcher);
-        free(eval);
-        return cli_error("%s", err);
-    }
-    eval_prepare(eval, &params);
 
     uint64_t total = 0;
     int64_t start = now_ms();
@@ -145,18 +138,25 @@ int bench_command(int argc, char **argv)
         if ((status = build(b, &p)) != 0)
             break;
         Rules rules = { b->turns, EP_CLASSIC };
-        SearchInput in = {
-            .root = &p, .rules = &rules, .eval = eval, .limits = search_limits_none()
-        };
-        in.limits.depth = b->turns == TURNS_SINGLE ? (int)depth : (int)(depth + 2) / 3;
-        searcher_clear(searcher);
-        SearchReport r;
+        /* a new game each: an empty table, no history */
+        if (engine_new_game(engine, &p, &rules, false, err, sizeof err) != 0) {
+            fprintf(stderr, "carrera: error: %s\n", err);
+            status = 1;
+            break;
+        }
+        EngineGo go = { .limits = search_limits_none() };
+        go.limits.depth = b->turns == TURNS_SINGLE ? (int)depth : (int)(depth + 2) / 3;
+        EngineResult r;
         int64_t t0 = now_ms();
-        search_run(searcher, &in, &r);
+        if (engine_search(engine, &go, &r, err, sizeof err) != 0) {
+            fprintf(stderr, "carrera: error: %s\n", err);
+            status = 1;
+            break;
+        }
         fprintf(stderr, "%2zu/%zu %-10s %-20s depth %2d nodes %10" PRIu64 " %6" PRId64 " ms\n",
-                i + 1, count, b->variant, turn_rules_name(b->turns), in.limits.depth, r.nodes,
+                i + 1, count, b->variant, turn_rules_name(b->turns), go.limits.depth, r.final.nodes,
                 now_ms() - t0);
-        total += r.nodes;
+        total += r.final.nodes;
     }
     if (status == 0) {
         int64_t ms = now_ms() - start;
@@ -164,7 +164,6 @@ int bench_command(int argc, char **argv)
         printf("Nodes searched  : %" PRIu64 "\n", total);
         printf("Nodes/second    : %" PRIu64 "\n", ms > 0 ? total * 1000 / (uint64_t)ms : total);
     }
-    searcher_free(searcher);
-    free(eval);
+    engine_free(engine);
     return status;
 }

@@ -2,6 +2,8 @@
 /* Reading match files (match_config.h): the [match] section's keys into a MatchConfig, each
  * player's section into a PlayerConfig, [playerN.eval] through eval_config, and the checks that
  * need the whole file (a player without a limit, UCI options for Carrera's engine, ...). */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
+
 #include "match_config.h"
 
 #include <inttypes.h>
@@ -154,7 +156,8 @@ static void match_key(Reader *r, const IniEntry *e)
         char list[512], why[256];
         snprintf(list, sizeof list, "%s", v);
         c->n_imbalances = 0;
-        for (char *t = strtok(list, ", \t"); t; t = strtok(NULL, ", \t")) {
+        for (char *save = NULL, *t = strtok_r(list, ", \t", &save); t;
+             t = strtok_r(NULL, ", \t", &save)) {
             if (c->n_imbalances == MATCH_MAX_IMBALANCES) {
                 ini_fail(&r->check, e->line, "more than %d imbalances", MATCH_MAX_IMBALANCES);
                 return;

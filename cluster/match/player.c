@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The players of a match (player.h): Carrera's search called in this process, or an external
- * UCI engine through the UCI client (uci_client.c), whose every answer is checked against the
- * position's legal turns. */
+/* The players of a match (player.h): Carrera's engine session (engine.h) in this process, or an
+ * external UCI engine through the UCI client (uci_client.c), whose every answer is checked against
+ * the position's legal turns. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include "player.h"
@@ -12,8 +12,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "uci_client.h"
+#include "engine.h"
 #include "setup.h"
+#include "uci_client.h"
 
 /* How long an external engine may be silent before it is asked anything. */
 #define HANDSHAKE_MS 10000
@@ -28,8 +29,7 @@ struct Player {
     Rules rules;
     bool castle960;
     /* PLAYER_CARRERA */
-    Searcher *searcher;
-    Eval *eval;
+    Engine *session;
     /* PLAYER_UCI */
     UciClient engine;
     bool engine_up; /* started and set up; false after a fault until the next game */
@@ -90,14 +90,14 @@ Player *player_new(const PlayerConfig *c, const Variant *v, const Rules *r, bool
     p->rules = *r;
     p->castle960 = castle960;
     if (c->kind == PLAYER_CARRERA) {
-        p->searcher = searcher_new(c->hash_mb > 0 ? (size_t)c->hash_mb : 16);
-        p->eval = malloc(sizeof *p->eval);
-        if (!p->searcher || !p->eval) {
+        char why[256];
+        size_t hash_mb = c->hash_mb > 0 ? (size_t)c->hash_mb : ENGINE_HASH_DEFAULT_MB;
+        p->session = engine_new(hash_mb, &c->eval, why, sizeof why);
+        if (!p->session) {
             player_free(p);
             snprintf(err, errlen, "out of memory for player %s", c->name);
             return NULL;
         }
-        eval_prepare(p->eval, &c->eval);
         return p;
     }
     if (start_engine(p, err, errlen) != 0) {
@@ -113,8 +113,7 @@ void player_free(Player *p)
         return;
     if (p->cfg.kind == PLAYER_UCI && p->engine_up)
         uci_client_stop(&p->engine);
-    searcher_free(p->searcher);
-    free(p->eval);
+    engine_free(p->session);
     free(p);
 }
 
@@ -125,14 +124,20 @@ void player_set_eval(Player *p, const EvalParams *e)
     if (p->cfg.kind != PLAYER_CARRERA || memcmp(&p->cfg.eval, e, sizeof *e) == 0)
         return;
     p->cfg.eval = *e;
-    eval_prepare(p->eval, e);
-    searcher_clear(p->searcher); /* scores of the old evaluation */
+    /* the session is this player's alone and never searching here: these cannot fail */
+    char why[256];
+    engine_set_eval(p->session, e, why, sizeof why);
+    engine_clear_hash(p->session, why, sizeof why); /* scores of the old evaluation */
 }
 
 int player_new_game(Player *p, char *err, size_t errlen)
 {
     if (p->cfg.kind == PLAYER_CARRERA) {
-        searcher_clear(p->searcher);
+        char why[256];
+        if (engine_clear_hash(p->session, why, sizeof why) != 0) {
+            snprintf(err, errlen, "player %s: %s", p->cfg.name, why);
+            return -1;
+        }
         return 0;
     }
     if (!p->engine_up && start_engine(p, err, errlen) != 0)
@@ -177,17 +182,26 @@ static void note_report(const SearchReport *r, void *ctx)
 
 static int think_carrera(Player *p, const Game *g, const int64_t clock_ms[2], PlayerMove *out)
 {
-    SearchInput in = { .root = &g->pos,
-                       .rules = &g->rules,
-                       .eval = p->eval,
-                       .history = g->keys,
-                       .n_history = g->n_turns,
-                       .limits = limits_for(&p->cfg.limits, clock_ms),
-                       .report = note_report,
-                       .ctx = out };
-    SearchReport final;
-    out->turn = search_run(p->searcher, &in, &final);
-    out->nodes = final.nodes;
+    /* the session follows the referee's game: only the turns since the last question are new */
+    int played = engine_set_position(p->session, &g->start, &g->rules, g->castle960, g->turns,
+                                     (int)g->n_turns, out->why, sizeof out->why);
+    if (played != (int)g->n_turns) {
+        /* the referee's turns are legal: only memory can fail here */
+        out->fault = FAULT_CRASH;
+        if (played >= 0)
+            snprintf(out->why, sizeof out->why, "out of memory following the game");
+        return -1;
+    }
+    const EngineGo go = { .limits = limits_for(&p->cfg.limits, clock_ms),
+                          .report = note_report,
+                          .ctx = out };
+    EngineResult result;
+    if (engine_search(p->session, &go, &result, out->why, sizeof out->why) != 0) {
+        out->fault = FAULT_CRASH;
+        return -1;
+    }
+    out->turn = result.best;
+    out->nodes = result.final.nodes;
     if (out->turn.n == 0) {
         /* the referee asks only in positions with a turn to play */
         out->fault = FAULT_ILLEGAL;

@@ -2,7 +2,7 @@
 /* The UCI engine client: the handshake, options, positions, `go perft` answers (for `carrera
  * bisect`) and searches (for matches) of an external engine, each step with a deadline and a
  * message for every failure. */
-#define _POSIX_C_SOURCE 200809L /* strdup, strsignal, strcasecmp, clock_gettime */
+#define _POSIX_C_SOURCE 200809L /* strdup, strsignal, strcasecmp, clock_gettime, strtok_r */
 
 #include "uci_client.h"
 
@@ -81,7 +81,9 @@ static bool offers(const char *vars, const char *value)
     if (!copy)
         return true;
     bool found = false, after_var = false;
-    for (char *t = strtok(copy, " \t"); t && !found; t = strtok(NULL, " \t")) {
+    /* strtok_r, not strtok: game threads set up their engines at once */
+    for (char *save = NULL, *t = strtok_r(copy, " \t", &save); t && !found;
+         t = strtok_r(NULL, " \t", &save)) {
         found = after_var && strcasecmp(t, value) == 0;
         after_var = strcmp(t, "var") == 0;
     }
@@ -123,7 +125,8 @@ int uci_client_start(UciClient *e, const char *command, int handshake_ms, char *
     snprintf(words, sizeof words, "%s", command);
     char *argv[MAX_ENGINE_ARGS + 1];
     int argc = 0;
-    for (char *t = strtok(words, " \t\r\n"); t; t = strtok(NULL, " \t\r\n")) {
+    for (char *save = NULL, *t = strtok_r(words, " \t\r\n", &save); t;
+         t = strtok_r(NULL, " \t\r\n", &save)) {
         if (argc == MAX_ENGINE_ARGS) {
             snprintf(err, errlen, "the engine command has more than %d words", MAX_ENGINE_ARGS);
             return -1;

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* The UCI loop: one line in, its answer out (flushed at once, the peer waits on it). The search
- * runs in a thread of its own so that `stop`, `isready` and `quit` are answered while it thinks;
- * every other command that would change what it searches first stops it.
+/* The UCI loop: one line in, its answer out (flushed at once, the peer waits on it). Everything
+ * the engine knows (the game, the evaluation parameters, the table, the search) is the core's
+ * engine session (engine.h); this file only speaks UCI to it. The search runs in a thread of its
+ * own so that `stop`, `isready` and `quit` are answered while it thinks; every other command that
+ * would change what it searches first stops it and waits for the thread, as the session asks.
  *
  * Double-move turns: UCI has no notation for a turn of two movements. Carrera writes and reads
  * such a turn as its movements in UCI notation joined by a comma ("e2e4,g1f3"; '/' is read too),
  * in `bestmove`, in `info ... pv` and in `position ... moves`. Single-move rule sets stay plain
  * UCI. */
-#define _POSIX_C_SOURCE 200809L /* getline, strcasecmp, nanosleep */
+#define _POSIX_C_SOURCE 200809L /* getline, strcasecmp, nanosleep, strtok_r */
 
 #include "uci_server.h"
 
@@ -21,18 +23,15 @@
 #include <time.h>
 
 #include "divide.h"
+#include "engine.h"
 #include "eval.h"
 #include "game.h"
 #include "move.h"
 #include "position.h"
-#include "search.h"
 #include "setup.h"
 #include "turn.h"
 #include "variant.h"
 #include "version.h"
-
-#define HASH_DEFAULT_MB 16
-#define HASH_MAX_MB     65536
 
 typedef struct Uci {
     FILE *out;
@@ -40,15 +39,12 @@ typedef struct Uci {
     const Variant *variant;   /* UCI_Variant */
     bool chess960;            /* UCI_Chess960 */
     Rules turn_rules;         /* TurnRules, EnPassantRule */
-    Game game;                /* the position and the turns that led to it */
-    EvalParams params;        /* every evaluation parameter is an option */
-    Eval eval;                /* prepared from params when a search starts */
-    Searcher *searcher;
+    Engine *engine;           /* the game, the evaluation options, Hash, the search */
     pthread_t thread;
     bool searching; /* a search thread exists and has not been joined */
     bool infinite;  /* it may print bestmove only after `stop` */
     atomic_bool stop;
-    SearchInput input;
+    EngineGo go; /* what the search thread searches with */
 } Uci;
 
 static void reply(Uci *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -79,26 +75,31 @@ static const Variant *rules(const Uci *u)
 /* Castling text is king-takes-rook in Chess960 mode and always for the random-array variants. */
 static bool castle960(const Uci *u) { return u->chess960 || u->variant->castle960; }
 
-/* Starts the game anew from p; false (the old game kept) when memory runs out. */
-static bool new_game(Uci *u, const Position *p)
-{
-    Game g;
-    if (!game_init(&g, p, &u->turn_rules, castle960(u))) {
-        reply(u, "info string error: out of memory");
-        return false;
-    }
-    game_free(&u->game);
-    u->game = g;
-    return true;
-}
+/* The game position of the engine session (read by the search thread too: the session allows
+ * reading it during a search). */
+static const Position *current(const Uci *u) { return &engine_game(u->engine)->pos; }
 
-static void reset_position(Uci *u)
+/* The game back at the start of the variant, without turns; with clear, a new game (the table
+ * and the move-ordering statistics emptied too). The old game stays when memory runs out. */
+static void reset_position(Uci *u, bool clear)
 {
     Setup s;
     Position p;
+    char err[256];
     setup_start(&s, rules(u));
     position_from_setup(&p, &s);
-    new_game(u, &p);
+    if ((clear ? engine_new_game(u->engine, &p, &u->turn_rules, castle960(u), err, sizeof err)
+               : engine_set_position(u->engine, &p, &u->turn_rules, castle960(u), NULL, 0, err,
+                                     sizeof err)) < 0)
+        reply(u, "info string error: %s", err);
+}
+
+/* The rules and castling text of the options, for the game as it stands. */
+static void update_rules(Uci *u)
+{
+    char err[256];
+    if (engine_set_rules(u->engine, &u->turn_rules, castle960(u), err, sizeof err) != 0)
+        reply(u, "info string error: %s", err);
 }
 
 /* Joins tokens[from..to) with single spaces into out. */
@@ -113,7 +114,7 @@ static void join(char **tokens, int from, int to, char *out, size_t outlen)
 /* A turn as UCI text: the movements joined by ','. */
 static void turn_text(const Uci *u, const Turn *t, char out[TURN_TEXT_MAX])
 {
-    turn_to_uci(t, u->game.pos.variant, castle960(u), out);
+    turn_to_uci(t, current(u)->variant, castle960(u), out);
     for (char *c = out; *c; c++)
         if (*c == '/')
             *c = ',';
@@ -148,19 +149,23 @@ static void print_info(const SearchReport *r, void *ctx)
 static void *search_thread(void *arg)
 {
     Uci *u = arg;
-    Turn best = search_run(u->searcher, &u->input, NULL);
+    EngineResult result;
+    char err[256];
+    if (engine_search(u->engine, &u->go, &result, err, sizeof err) != 0) {
+        reply(u, "info string error: %s", err);
+        result = (EngineResult){ .end = GAME_ON };
+    }
     /* `go infinite` must not answer before `stop`, even when the search has nothing left */
     while (u->infinite && !atomic_load(&u->stop)) {
         struct timespec pause = { 0, 2000000 };
         nanosleep(&pause, NULL);
     }
-    if (best.n == 0) {
-        GameEnd end = position_game_end(&u->game.pos, &u->turn_rules);
-        reply(u, "info depth 0 score %s", end == GAME_STALEMATE ? "cp 0" : "mate 0");
+    if (result.best.n == 0) {
+        reply(u, "info depth 0 score %s", result.end == GAME_STALEMATE ? "cp 0" : "mate 0");
         reply(u, "bestmove 0000");
     } else {
         char text[TURN_TEXT_MAX];
-        turn_text(u, &best, text);
+        turn_text(u, &result.best, text);
         reply(u, "bestmove %s", text);
     }
     return NULL;
@@ -208,7 +213,8 @@ static void cmd_uci(Uci *u)
                                  turn_rules_name((TurnRules)i));
     reply(u, "%s", line);
     reply(u, "option name EnPassantRule type combo default classic var classic var modern");
-    reply(u, "option name Hash type spin default %d min 1 max %d", HASH_DEFAULT_MB, HASH_MAX_MB);
+    reply(u, "option name Hash type spin default %d min 1 max %d", ENGINE_HASH_DEFAULT_MB,
+          ENGINE_HASH_MAX_MB);
     reply(u, "option name Clear Hash type button");
     EvalParams defaults;
     eval_defaults(&defaults);
@@ -256,17 +262,17 @@ static void cmd_setoption(Uci *u, char **tokens, int n)
         }
         u->variant = v;
         /* The old position may not even fit the new board. */
-        reset_position(u);
+        reset_position(u, false);
     } else if (strcasecmp(name, "TurnRules") == 0) {
         if (!turn_rules_parse(value, &u->turn_rules.turns))
             reply(u, "info string error: unknown turn rules '%s'", value);
         else
-            u->game.rules = u->turn_rules;
+            update_rules(u);
     } else if (strcasecmp(name, "EnPassantRule") == 0) {
         if (!ep_rule_parse(value, &u->turn_rules.ep))
             reply(u, "info string error: EnPassantRule takes classic or modern, not '%s'", value);
         else
-            u->game.rules = u->turn_rules;
+            update_rules(u);
     } else if (strcasecmp(name, "UCI_Chess960") == 0) {
         if (strcmp(value, "true") == 0)
             u->chess960 = true;
@@ -274,17 +280,19 @@ static void cmd_setoption(Uci *u, char **tokens, int n)
             u->chess960 = false;
         else
             reply(u, "info string error: UCI_Chess960 takes true or false, not '%s'", value);
-        u->game.castle960 = castle960(u);
+        update_rules(u);
     } else if (strcasecmp(name, "Hash") == 0) {
         long long mb;
-        if (!parse_count(value, HASH_MAX_MB, &mb) || mb < 1)
-            reply(u, "info string error: Hash takes 1 to %d (MiB), not '%s'", HASH_MAX_MB, value);
-        else if (!searcher_resize(u->searcher, (size_t)mb))
-            reply(u, "info string error: no memory for a %lld MiB table: the old one is kept", mb);
+        if (!parse_count(value, ENGINE_HASH_MAX_MB, &mb) || mb < 1)
+            reply(u, "info string error: Hash takes 1 to %d (MiB), not '%s'", ENGINE_HASH_MAX_MB,
+                  value);
+        else if (engine_set_hash(u->engine, (size_t)mb, err, sizeof err) != 0)
+            reply(u, "info string error: %s", err);
     } else if (strcasecmp(name, "Clear Hash") == 0) {
-        searcher_clear(u->searcher);
+        if (engine_clear_hash(u->engine, err, sizeof err) != 0)
+            reply(u, "info string error: %s", err);
     } else if (eval_param_find(name)) {
-        if (eval_param_set(&u->params, name, value, err, sizeof err) != 0)
+        if (engine_set_eval_param(u->engine, name, value, err, sizeof err) != 0)
             reply(u, "info string error: %s", err);
     } else {
         reply(u, "info string error: unknown option '%s'", name);
@@ -318,15 +326,18 @@ static void cmd_position(Uci *u, char **tokens, int n)
 
     Position p;
     position_from_setup(&p, &s);
-    if (!new_game(u, &p))
-        return;
-    for (int i = moves_at + 1; i < n; i++) {
-        if (!game_play_text(&u->game, tokens[i])) {
-            reply(u, "info string error: illegal %s '%s' (%d): ignoring it and the %d after it",
-                  u->turn_rules.turns == TURNS_SINGLE ? "move" : "turn", tokens[i], i - moves_at,
-                  n - i - 1);
-            break;
-        }
+    char err[256];
+    int first = moves_at + 1, count = n > first ? n - first : 0;
+    int played =
+        engine_set_position_text(u->engine, &p, &u->turn_rules, castle960(u),
+                                 (const char *const *)tokens + first, count, err, sizeof err);
+    if (played < 0) {
+        reply(u, "info string error: %s", err);
+    } else if (played < count) {
+        int i = first + played;
+        reply(u, "info string error: illegal %s '%s' (%d): ignoring it and the %d after it",
+              u->turn_rules.turns == TURNS_SINGLE ? "move" : "turn", tokens[i], i - moves_at,
+              n - i - 1);
     }
 }
 
@@ -345,7 +356,7 @@ static void go_perft(Uci *u, char **tokens, int n)
     /* One thread: a GUI comparing perft expects the engine not to take every core. */
     PerftRunOptions run = { 1, 0, true };
     pthread_mutex_lock(&u->out_lock);
-    divide_print(u->out, &u->game.pos, &u->turn_rules, UNIT_TURN, depth, true, castle960(u), &run);
+    divide_print(u->out, current(u), &u->turn_rules, UNIT_TURN, depth, true, castle960(u), &run);
     pthread_mutex_unlock(&u->out_lock);
 }
 
@@ -435,17 +446,9 @@ static void cmd_go(Uci *u, char **tokens, int n)
     }
     bool infinite;
     SearchLimits limits = parse_go(u, tokens, n, &infinite);
-    eval_prepare(&u->eval, &u->params);
-    u->input = (SearchInput){ .root = &u->game.pos,
-                              .rules = &u->game.rules,
-                              .eval = &u->eval,
-                              .history = u->game.keys,
-                              .n_history = u->game.n_turns,
-                              .limits = limits,
-                              .stop = &u->stop,
-                              .report = print_info,
-                              .ctx = u };
+    u->go = (EngineGo){ .limits = limits, .stop = &u->stop, .report = print_info, .ctx = u };
     u->infinite = infinite;
+    /* cleared before the thread exists: a `stop` right after `go` is not lost */
     atomic_store(&u->stop, false);
     if (pthread_create(&u->thread, NULL, search_thread, u) != 0) {
         reply(u, "info string error: cannot start the search thread");
@@ -459,8 +462,8 @@ static void cmd_d(Uci *u)
 {
     Setup s;
     char fen[FEN_MAX];
-    position_to_setup(&u->game.pos, &s);
-    setup_to_fen(&s, u->game.pos.castling_text, fen, sizeof fen);
+    position_to_setup(current(u), &s);
+    setup_to_fen(&s, current(u)->castling_text, fen, sizeof fen);
     reply(u, "Fen: %s", fen);
 }
 
@@ -468,7 +471,8 @@ static void cmd_d(Uci *u)
 static int tokenize(char *line, char **tokens)
 {
     int n = 0;
-    for (char *t = strtok(line, " \t\r\n"); t; t = strtok(NULL, " \t\r\n"))
+    for (char *save = NULL, *t = strtok_r(line, " \t\r\n", &save); t;
+         t = strtok_r(NULL, " \t\r\n", &save))
         tokens[n++] = t;
     return n;
 }
@@ -497,8 +501,7 @@ static bool handle(Uci *u, char *line, char **tokens)
         if (strcmp(tokens[0], "uci") == 0) {
             cmd_uci(u);
         } else if (strcmp(tokens[0], "ucinewgame") == 0) {
-            searcher_clear(u->searcher);
-            reset_position(u);
+            reset_position(u, true);
         } else if (strcmp(tokens[0], "setoption") == 0) {
             cmd_setoption(u, tokens, n);
         } else if (strcmp(tokens[0], "position") == 0) {
@@ -521,15 +524,15 @@ int uci_loop(FILE *in, FILE *out, const EvalParams *params)
               .variant = variant_by_name("chess"),
               .chess960 = false,
               .turn_rules = { TURNS_SINGLE, EP_CLASSIC } };
-    pthread_mutex_init(&u.out_lock, NULL);
-    atomic_init(&u.stop, false);
-    u.params = *params;
-    u.searcher = searcher_new(HASH_DEFAULT_MB);
-    if (!u.searcher) {
+    char err[256];
+    u.engine = engine_new(ENGINE_HASH_DEFAULT_MB, params, err, sizeof err);
+    if (!u.engine) {
         fprintf(stderr, "carrera: error: no memory for the search\n");
         return 2;
     }
-    reset_position(&u);
+    pthread_mutex_init(&u.out_lock, NULL);
+    atomic_init(&u.stop, false);
+    reset_position(&u, false);
 
     char *line = NULL;
     size_t cap = 0;
@@ -554,8 +557,7 @@ int uci_loop(FILE *in, FILE *out, const EvalParams *params)
     finish_search(&u);
     free(line);
     free(tokens);
-    game_free(&u.game);
-    searcher_free(u.searcher);
+    engine_free(u.engine);
     pthread_mutex_destroy(&u.out_lock);
     return 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The UCI protocol front end: a thin adapter that turns protocol lines into calls on the core
- * (variant choice, positions, moves, perft) and knows nothing the core should know. */
+/* The UCI protocol front end: a thin adapter that turns protocol lines into calls on the core's
+ * engine session (engine.h: positions, moves, options, searches) and on its perft, and knows
+ * nothing the core should know. */
 #ifndef CARRERA_UCI_SERVER_H
 #define CARRERA_UCI_SERVER_H
 

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* The insides of a Searcher (search.h), private to the search's files: search.c (its life cycle
+ * and the iterative deepening at the root) and search_tree.c (alpha-beta and quiescence below
+ * it), over the table of search_tt.h, the ordering of search_order.h and the limits of
+ * search_limits.h. */
+#ifndef CARRERA_SEARCH_INTERNAL_H
+#define CARRERA_SEARCH_INTERNAL_H
+
+#include "search.h"
+#include "search_limits.h"
+#include "search_order.h"
+#include "search_tt.h"
+
+struct Searcher {
+    SearchTT tt;
+    SearchHistory history;
+    PlyData ply[MAX_PLY + 1];
+    u128 *keys; /* the game's keys before the root, then the keys along the current path */
+    size_t keys_cap, key_base;
+    Turn pv[MAX_PLY + 1][MAX_PLY + 1];
+    int pv_len[MAX_PLY + 1];
+    unsigned char lmr[64][64]; /* late move reductions by depth and turns searched */
+
+    /* the search in progress */
+    const SearchInput *in;
+    bool double_moves, galvin;
+    SearchBudget budget;
+    int seldepth, root_depth;
+    Turn root_best;
+};
+
+/* Every legal turn of p into list, or under single-move rules with tactical only the captures and
+ * promotions (quiescence out of check); false when memory runs out (treated as no turn: the
+ * search then scores the node by its game end, which turn.h computes without the list). */
+bool search_tree_generate(Searcher *s, const Position *p, TurnList *list, bool tactical);
+
+/* The score of p (ply turns below the root) by principal variation search to depth turns within
+ * (alpha, beta), from the side to move; null_ok: a null move may be tried. 0 once the search was
+ * aborted (s->budget.aborted). */
+int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, int alpha, int beta,
+                          bool null_ok);
+
+#endif

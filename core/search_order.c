@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* The search's move ordering (search_order.h). */
+#include "search_order.h"
+
+#include <stdlib.h>
+
+const int search_order_value[TYPE_NB] = { 0, 100, 300, 350, 475, 875, 900, 950, 5000 };
+
+#define LAZY_ORDER_MAX 256
+
+static int cmp_order(const void *a, const void *b)
+{
+    const OrderItem *x = a, *y = b;
+    if (x->score != y->score)
+        return x->score > y->score ? -1 : 1;
+    return x->index - y->index;
+}
+
+int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, bool only_tactical,
+                       bool double_moves, const SearchHistory *h)
+{
+    size_t n = pd->turns.n;
+    if (pd->order_cap < n) {
+        OrderItem *o = realloc(pd->order, n * sizeof *o);
+        if (!o)
+            return 0;
+        pd->order = o;
+        pd->order_cap = n;
+    }
+    int us = position_side(p), count = 0;
+    for (size_t i = 0; i < n; i++) {
+        const Turn *t = &pd->turns.v[i];
+        int attacker, gain = search_order_gain(p, t, us, &attacker), score;
+        if (only_tactical && gain == 0)
+            continue;
+        if (hash_turn && search_order_same(t, hash_turn))
+            score = 1 << 30;
+        else if (gain > 0) {
+            /* under single-move rules a capture that loses material in the exchange goes
+             * after the quiet turns (and is not searched in quiescence) */
+            /* taking at least what it risks never loses material (a promotion can: the new
+             * piece is what stands on the square) */
+            bool safe = gain >= attacker && move_kind(t->m[0]) != MOVE_PROMOTION;
+            int exchange = double_moves || safe ? 0 : position_see(p, t->m[0], search_order_value);
+            score = exchange >= 0 ? (1 << 24) + gain * 16 - attacker / 16
+                                  : SEARCH_ORDER_LOSING + exchange;
+        } else if (search_order_same(t, &pd->killers[0]))
+            score = (1 << 23) + 1;
+        else if (search_order_same(t, &pd->killers[1]))
+            score = 1 << 23;
+        else {
+            score = h->v[us][move_from(t->m[0])][move_to(t->m[0])];
+            if (t->n == 2)
+                score += h->v[us][move_from(t->m[1])][move_to(t->m[1])];
+        }
+        pd->order[count++] = (OrderItem){ score, (int)i };
+    }
+    /* Long lists (the double-move rules) are sorted at once; short ones are picked one at a time
+     * by search_order_pick(), since most nodes cut off after a turn or two. */
+    if (count > LAZY_ORDER_MAX)
+        qsort(pd->order, (size_t)count, sizeof *pd->order, cmp_order);
+    return count;
+}
+
+const Turn *search_order_pick(PlyData *pd, int k, int count)
+{
+    if (count <= LAZY_ORDER_MAX) {
+        int best = k;
+        for (int i = k + 1; i < count; i++)
+            if (cmp_order(&pd->order[i], &pd->order[best]) < 0)
+                best = i;
+        OrderItem tmp = pd->order[k];
+        pd->order[k] = pd->order[best];
+        pd->order[best] = tmp;
+    }
+    return &pd->turns.v[pd->order[k].index];
+}
+
+/* Rewards the turn that cut off and punishes the quiet turns tried before it; the gravity term
+ * keeps every entry within +-16384 so old lessons fade. */
+static void update_history(SearchHistory *h, int us, const Turn *t, int bonus)
+{
+    for (int i = 0; i < t->n; i++) {
+        int *v = &h->v[us][move_from(t->m[i])][move_to(t->m[i])];
+        *v += bonus - *v * abs(bonus) / 16384;
+    }
+}
+
+void search_order_cut(PlyData *pd, SearchHistory *h, int us, const Turn *t, int depth,
+                      const Turn *tried, int n_tried)
+{
+    if (!search_order_same(t, &pd->killers[0])) {
+        pd->killers[1] = pd->killers[0];
+        pd->killers[0] = *t;
+    }
+    int bonus = depth * depth > 1200 ? 1200 : depth * depth;
+    update_history(h, us, t, bonus);
+    for (int i = 0; i < n_tried; i++)
+        update_history(h, us, &tried[i], -bonus);
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/* The search's move ordering (private to the search's files): the hash turn, captures that do not
+ * lose material (most valuable victim, least valuable attacker), two killer turns per ply, the
+ * history of quiet turns that cut off, and last the captures that lose material. What runs for
+ * every turn searched (a turn's material gain, a comparison of turns) is inline. */
+#ifndef CARRERA_SEARCH_ORDER_H
+#define CARRERA_SEARCH_ORDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "search.h"
+
+typedef struct OrderItem {
+    int score, index;
+} OrderItem;
+
+/* What each ply of the tree owns: its turn list, the order, and its killer turns. */
+typedef struct PlyData {
+    TurnList turns;
+    OrderItem *order;
+    size_t order_cap;
+    Turn killers[2];
+} PlyData;
+
+/* Per side, from-square and to-square: how often a quiet movement cut off lately. */
+typedef struct SearchHistory {
+    int v[2][MAX_SQUARES][MAX_SQUARES];
+} SearchHistory;
+
+/* Below every history score: captures that lose material. */
+#define SEARCH_ORDER_LOSING (-(1 << 20))
+
+/* Ordering values of the pieces (the king only matters in Galvin's game, where it is taken). */
+extern const int search_order_value[TYPE_NB];
+
+static inline bool search_order_same(const Turn *a, const Turn *b)
+{
+    return a->n == b->n && a->m[0] == b->m[0] && (a->n == 1 || a->m[1] == b->m[1]);
+}
+
+/* The value of what a turn takes (first movement on p; a second movement's target is an enemy
+ * piece of p unless the first movement vacated or took it, which cannot be an enemy piece) and
+ * of what it promotes to, 0 for a quiet turn; *attacker the values of the pieces that move. */
+static inline int search_order_gain(const Position *p, const Turn *t, int us, int *attacker)
+{
+    int gain = 0;
+    *attacker = 0;
+    for (int i = 0; i < t->n; i++) {
+        Move m = t->m[i];
+        int kind = move_kind(m);
+        if (kind == MOVE_CASTLING)
+            continue;
+        if (kind == MOVE_EN_PASSANT) {
+            gain += search_order_value[PAWN];
+        } else {
+            Piece victim = position_piece_at(p, move_to(m));
+            if (victim != NO_PIECE && piece_color(victim) != us)
+                gain += search_order_value[piece_type(victim)];
+        }
+        if (kind == MOVE_PROMOTION)
+            gain += search_order_value[move_promo(m)] - search_order_value[PAWN];
+        Piece mover = position_piece_at(p, move_from(m));
+        if (mover != NO_PIECE && piece_color(mover) == us)
+            *attacker += search_order_value[piece_type(mover)];
+    }
+    return gain;
+}
+
+/* Orders the ply's turns (pd->turns of p) as the top says, hash_turn (may be NULL) first; with
+ * only_tactical, quiet turns are left out. double_moves: the turns are of a double-move rule set
+ * (no exchange evaluation: their captures come in twos). Returns the number of entries of the
+ * ply's order; when memory runs out, 0 (nothing ordered, nothing searched). */
+int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, bool only_tactical,
+                       bool double_moves, const SearchHistory *h);
+
+/* The k-th turn in order: the best of order[k..count) is moved into place first. */
+const Turn *search_order_pick(PlyData *pd, int k, int count);
+
+/* The quiet turn t cut off at depth: it becomes the ply's first killer, its history rises, and
+ * that of the quiet turns tried[0..n_tried) before it falls. */
+void search_order_cut(PlyData *pd, SearchHistory *h, int us, const Turn *t, int depth,
+                      const Turn *tried, int n_tried);
+
+#endif

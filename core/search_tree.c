@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/* The search's tree (search_internal.h): principal variation search over complete turns with
+ * null move, reverse futility and futility pruning, late move reductions, a check extension,
+ * mate-distance pruning and draws by rule or repetition, and below it quiescence. Under
+ * single-move rules a turn is one move and the generator's legal moves are used directly; under
+ * the double-move rules the turn generator of turn.h supplies complete turns, so a first-movement
+ * check ending the turn, the en passant rules and every rule set's game ends are exactly those of
+ * perft. */
+#include "search_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+
+/* The generator's own list under single-move rules (no turn lists to build), complete turns under
+ * the double-move rules. */
+bool search_tree_generate(Searcher *s, const Position *p, TurnList *list, bool tactical)
+{
+    if (!s->double_moves) {
+        if (list->cap < MAX_MOVES) {
+            Turn *v = realloc(list->v, MAX_MOVES * sizeof *v);
+            if (!v)
+                return false;
+            list->v = v;
+            list->cap = MAX_MOVES;
+        }
+        Move moves[MAX_MOVES];
+        int n = tactical ? position_tactical_moves(p, moves) : position_legal_moves(p, moves);
+        for (int i = 0; i < n; i++)
+            list->v[i] = (Turn){ { moves[i], MOVE_NONE }, 1 };
+        list->n = (size_t)n;
+        return true;
+    }
+    return position_turns(p, s->in->rules, list);
+}
+
+static void make_turn(const Searcher *s, const Position *p, const Turn *t, Position *out)
+{
+    if (!s->double_moves)
+        position_make(p, t->m[0], out);
+    else
+        position_make_turn(p, s->in->rules, t, out);
+}
+
+/* Whether the position at keys[at] is drawn by rule or repeats one since the last irreversible
+ * turn (a single repetition inside the tree is enough: it can be repeated again). */
+static bool drawn(const Searcher *s, const Position *p, size_t at)
+{
+    int clock = position_halfmove(p);
+    if (clock >= 100 || position_insufficient_material(p, s->in->rules))
+        return true;
+    u128 key = s->keys[at];
+    for (size_t back = 2; back <= (size_t)clock && back <= at; back += 2)
+        if (s->keys[at - back] == key)
+            return true;
+    return false;
+}
+
+/* The score of a node without turns, from the side to move: lost (checkmate, Galvin's king
+ * capture) or drawn (stalemate). */
+static int end_score(const Searcher *s, const Position *p, int ply)
+{
+    return position_game_end(p, s->in->rules) == GAME_STALEMATE ? 0 : -SCORE_MATE + ply;
+}
+
+/* Whether the side to move has something besides pawns and king (null move is unsafe in pawn
+ * endings, where zugzwang is the rule). */
+static bool has_pieces(const Position *p)
+{
+    int us = position_side(p);
+    if (p->variant->files == 10) {
+        const Board80 *b = &p->u.b10.board;
+        return (b->by_color[us] & ~(b->by_type[PAWN] | b->by_type[KING])) != 0;
+    }
+    const Board64 *b = &p->u.b8.board;
+    return (b->by_color[us] & ~(b->by_type[PAWN] | b->by_type[KING])) != 0;
+}
+
+static void copy_pv(Searcher *s, int ply, const Turn *t)
+{
+    s->pv[ply][0] = *t;
+    int len = ply + 1 <= MAX_PLY ? s->pv_len[ply + 1] : 0;
+    memcpy(&s->pv[ply][1], s->pv[ply + 1], (size_t)len * sizeof(Turn));
+    s->pv_len[ply] = len + 1;
+}
+
+static int evaluate_node(const Searcher *s, const Position *p) { return evaluate(s->in->eval, p); }
+
+/* The double-move rules generate every turn to find the captures; two turns of quiescence
+ * settle the exchanges that matter at a fraction of that cost. */
+#define DOUBLE_QDEPTH 2
+
+static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta, int qdepth)
+{
+    s->pv_len[ply] = 0;
+    if (search_limits_reached(&s->budget))
+        return 0;
+    s->budget.nodes++;
+    if (ply > s->seldepth)
+        s->seldepth = ply;
+    if (ply >= MAX_PLY - 1)
+        return evaluate_node(s, p);
+    if (position_insufficient_material(p, s->in->rules))
+        return 0;
+
+    /* Galvin's game has no check: a king attacked at the start of its turn simply moves. */
+    bool in_check = !s->galvin && position_in_check(p);
+    int best = -SCORE_INF, stand = 0;
+    if (!in_check) {
+        stand = evaluate_node(s, p);
+        if (stand >= beta)
+            return stand;
+        if (stand > alpha)
+            alpha = stand;
+        best = stand;
+        if (s->double_moves && qdepth >= DOUBLE_QDEPTH)
+            return stand;
+    }
+    PlyData *pd = &s->ply[ply];
+    if (!in_check && !s->double_moves) {
+        /* only the tactical moves; without any, the stand-pat stands (a stalemate goes unseen
+         * here, as in most engines' quiescence: finding one would cost every leaf its full
+         * move generation) */
+        if (!search_tree_generate(s, p, &pd->turns, true) || pd->turns.n == 0)
+            return stand;
+    } else if (!search_tree_generate(s, p, &pd->turns, false) || pd->turns.n == 0) {
+        return end_score(s, p, ply);
+    }
+    int n = search_order_turns(pd, p, NULL, !in_check, s->double_moves, &s->history);
+    int us = position_side(p);
+    for (int k = 0; k < n; k++) {
+        const Turn *t = search_order_pick(pd, k, n);
+        if (!in_check && pd->order[k].score < SEARCH_ORDER_LOSING / 2)
+            break; /* the rest lose material in the exchange */
+        if (!in_check) {
+            int attacker, gain = search_order_gain(p, t, us, &attacker);
+            if (stand + gain + 200 <= alpha)
+                continue; /* delta pruning: even winning it cleanly does not reach alpha */
+        }
+        Position child;
+        make_turn(s, p, t, &child);
+        int v = -qsearch(s, &child, ply + 1, -beta, -alpha, qdepth + 1);
+        if (s->budget.aborted)
+            return 0;
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                alpha = v;
+                copy_pv(s, ply, t);
+                if (v >= beta)
+                    break;
+            }
+        }
+    }
+    return best;
+}
+
+int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, int alpha, int beta,
+                          bool null_ok)
+{
+    if (depth <= 0)
+        return qsearch(s, p, ply, alpha, beta, 0);
+    s->pv_len[ply] = 0;
+    if (search_limits_reached(&s->budget))
+        return 0;
+    s->budget.nodes++;
+    const bool pv_node = beta - alpha > 1, root = ply == 0;
+    size_t at = s->key_base + (size_t)ply;
+    u128 key = position_key128(p);
+    s->keys[at] = key;
+    if (!root) {
+        if (drawn(s, p, at))
+            return 0;
+        if (ply >= MAX_PLY - 1)
+            return evaluate_node(s, p);
+        /* no mate found deeper can beat one already proven shallower */
+        if (alpha < -SCORE_MATE + ply)
+            alpha = -SCORE_MATE + ply;
+        if (beta > SCORE_MATE - ply - 1)
+            beta = SCORE_MATE - ply - 1;
+        if (alpha >= beta)
+            return alpha;
+    }
+
+    const TTEntry *e = search_tt_probe(&s->tt, key);
+    Turn hash_turn = { { 0, 0 }, 0 };
+    if (e) {
+        hash_turn = search_tt_turn(e);
+        int v = search_tt_score_out(e->score, ply), bound = e->flags & 3;
+        if (!pv_node && e->depth >= depth &&
+            (bound == BOUND_EXACT || (bound == BOUND_LOWER && v >= beta) ||
+             (bound == BOUND_UPPER && v <= alpha)))
+            return v;
+    }
+
+    const bool in_check = position_in_check(p);
+    const int us = position_side(p);
+    int static_eval = in_check ? -SCORE_INF : evaluate_node(s, p);
+    if (!pv_node && !in_check) {
+        /* reverse futility: far above beta near the horizon, the opponent will not come back */
+        if (depth <= 3 && static_eval - 150 * depth >= beta && abs(beta) < SCORE_MATE_BOUND)
+            return static_eval;
+        if (null_ok && depth >= 3 && static_eval >= beta && has_pieces(p) &&
+            !position_first_turn(p, s->in->rules)) {
+            Position child;
+            position_make_null(p, &child);
+            int r = 3 + depth / 4;
+            int v =
+                -search_tree_alphabeta(s, &child, ply + 1, depth - 1 - r, -beta, -beta + 1, false);
+            if (s->budget.aborted)
+                return 0;
+            if (v >= beta)
+                return v >= SCORE_MATE_BOUND ? beta : v;
+        }
+    }
+
+    PlyData *pd = &s->ply[ply];
+    if (!search_tree_generate(s, p, &pd->turns, false) || pd->turns.n == 0)
+        return end_score(s, p, ply);
+    int n = search_order_turns(pd, p, hash_turn.n ? &hash_turn : NULL, false, s->double_moves,
+                               &s->history);
+
+    int best = -SCORE_INF, bound = BOUND_UPPER, done = 0, n_quiet = 0;
+    Turn best_turn = { { 0, 0 }, 0 }, quiet_tried[64];
+    for (int k = 0; k < n; k++) {
+        const Turn t = *search_order_pick(pd, k, n);
+        int attacker;
+        bool quiet = search_order_gain(p, &t, us, &attacker) == 0;
+        Position child;
+        make_turn(s, p, &t, &child);
+        bool gives_check = position_in_check(&child);
+        int new_depth = depth - 1 + (gives_check && ply < 2 * s->root_depth ? 1 : 0);
+
+        /* late quiet turns near the horizon, far below alpha, are not worth a search */
+        if (!pv_node && !in_check && quiet && !gives_check && done > 0 && depth <= 2 &&
+            static_eval + 120 * depth <= alpha && abs(alpha) < SCORE_MATE_BOUND)
+            continue;
+
+        int v;
+        if (done == 0) {
+            v = -search_tree_alphabeta(s, &child, ply + 1, new_depth, -beta, -alpha, true);
+        } else {
+            int r = 0;
+            if (depth >= 3 && done >= 3 && quiet && !in_check && !gives_check) {
+                r = s->lmr[depth < 64 ? depth : 63][done < 64 ? done : 63];
+                if (pv_node)
+                    r--;
+                if (search_order_same(&t, &pd->killers[0]) ||
+                    search_order_same(&t, &pd->killers[1]))
+                    r--;
+                if (r > new_depth - 1)
+                    r = new_depth - 1;
+                if (r < 0)
+                    r = 0;
+            }
+            v = -search_tree_alphabeta(s, &child, ply + 1, new_depth - r, -alpha - 1, -alpha, true);
+            if (v > alpha && r > 0 && !s->budget.aborted)
+                v = -search_tree_alphabeta(s, &child, ply + 1, new_depth, -alpha - 1, -alpha, true);
+            if (v > alpha && v < beta && !s->budget.aborted)
+                v = -search_tree_alphabeta(s, &child, ply + 1, new_depth, -beta, -alpha, true);
+        }
+        if (s->budget.aborted)
+            return 0;
+        done++;
+        if (v > best) {
+            best = v;
+            best_turn = t;
+            if (v > alpha) {
+                alpha = v;
+                bound = BOUND_EXACT;
+                copy_pv(s, ply, &t);
+                if (root)
+                    s->root_best = t;
+                if (v >= beta) {
+                    bound = BOUND_LOWER;
+                    if (quiet)
+                        search_order_cut(pd, &s->history, us, &t, depth, quiet_tried, n_quiet);
+                    break;
+                }
+            }
+        }
+        if (quiet && n_quiet < 64)
+            quiet_tried[n_quiet++] = t;
+    }
+    if (done == 0)
+        return static_eval; /* every turn was pruned: the position is as bad as it looks */
+    search_tt_store(&s->tt, key, depth, search_tt_score_in(best, ply), bound, &best_turn);
+    return best;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* The search's transposition table (private to the search's files): 16-byte entries, four to a
+ * 64-byte bucket, verified by 96 key bits, replaced shallowest first and entries of earlier
+ * searches before those of this one. The probe is inline: it runs at every node. */
+#ifndef CARRERA_SEARCH_TT_H
+#define CARRERA_SEARCH_TT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "search.h"
+
+enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
+
+/* 16 bytes; four to a 64-byte bucket. The slot comes from the key's low half, check from its
+ * high half, so a wrong hit needs a 96-bit collision. A turn is stored as its two movements
+ * (m2 == 0 for a one-movement turn). */
+typedef struct TTEntry {
+    uint32_t check;
+    uint32_t m1, m2;
+    int16_t score;
+    uint8_t depth;
+    uint8_t flags; /* bound in bits 0-1, generation in bits 2-7 */
+} TTEntry;
+
+#define BUCKET_SIZE 4
+typedef struct TTBucket {
+    TTEntry e[BUCKET_SIZE];
+} TTBucket;
+
+typedef struct SearchTT {
+    TTBucket *buckets;
+    size_t n_buckets;
+    uint8_t generation; /* of the search in progress: one more per search */
+} SearchTT;
+
+/* Replaces the table by an empty one of at most hash_mb MiB (at least one bucket); false, the old
+ * table kept, when memory runs out. */
+bool search_tt_alloc(SearchTT *tt, size_t hash_mb);
+void search_tt_free(SearchTT *tt);
+
+/* Empties the table and starts the generations again. */
+void search_tt_clear(SearchTT *tt);
+
+/* Stores what a search of depth found for key: score (search_tt_score_in), its bound and the turn
+ * (n == 0: none, an earlier search's turn for the position is kept). */
+void search_tt_store(SearchTT *tt, u128 key, int depth, int score, int bound, const Turn *t);
+
+/* Entries of this search per mille, from the first 250 buckets. */
+int search_tt_hashfull(const SearchTT *tt);
+
+static inline TTBucket *search_tt_bucket(const SearchTT *tt, u128 key)
+{
+    /* multiply-shift maps the key onto any number of buckets without a division */
+    return &tt->buckets[(size_t)(((unsigned __int128)(uint64_t)key * tt->n_buckets) >> 64)];
+}
+
+static inline uint32_t search_tt_check(u128 key) { return (uint32_t)(key >> 96); }
+
+/* The entry for key, or NULL. */
+static inline const TTEntry *search_tt_probe(const SearchTT *tt, u128 key)
+{
+    const TTBucket *b = search_tt_bucket(tt, key);
+    uint32_t check = search_tt_check(key);
+    for (int i = 0; i < BUCKET_SIZE; i++)
+        if (b->e[i].check == check && b->e[i].m1 != 0)
+            return &b->e[i];
+    return NULL;
+}
+
+static inline Turn search_tt_turn(const TTEntry *e)
+{
+    Turn t = { { e->m1, e->m2 }, e->m2 ? 2 : 1 };
+    return t;
+}
+
+/* Mate scores count from the root in the tree and from the node in the table. */
+static inline int search_tt_score_in(int v, int ply)
+{
+    return v >= SCORE_MATE_BOUND ? v + ply : v <= -SCORE_MATE_BOUND ? v - ply : v;
+}
+
+static inline int search_tt_score_out(int v, int ply)
+{
+    return v >= SCORE_MATE_BOUND ? v - ply : v <= -SCORE_MATE_BOUND ? v + ply : v;
+}
+
+#endif
