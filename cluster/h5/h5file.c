@@ -280,9 +280,10 @@ char *h5file_get_str_alloc(hid_t loc, const char *name)
     size_t size = ft >= 0 ? H5Tget_size(ft) : 0;
     if (ft >= 0 && sp >= 0 && H5Tget_class(ft) == H5T_STRING &&
         H5Sget_simple_extent_npoints(sp) == 1 && size > 0 && size <= file_size_of(loc)) {
+        /* HDF5 converts between strings of one character set only */
         hid_t mt = h5file_string_type(size + 1);
         out = calloc(size + 1, 1);
-        if (mt < 0 || !out || H5Aread(a, mt, out) < 0) {
+        if (mt < 0 || !out || H5Tset_cset(mt, H5Tget_cset(ft)) < 0 || H5Aread(a, mt, out) < 0) {
             free(out);
             out = NULL;
         }

@@ -163,21 +163,22 @@ static const char *read_rows(MatchFile *h, MatchMoves *mv, MatchFileDone *done, 
             uint64_t row = start + i, end = at;
             const GameRow *r = &rows[i];
             const char *why = NULL;
+            uint64_t at_row = row; /* the row that is wrong */
             if (row + 1 >= *keep)
                 why = "a pair's second game is missing";
             else if (!(why = game_problem(h, mv, r, row, &end)) &&
-                     !(why = game_problem(h, mv, r + 1, row + 1, &end))) {
-                if (r[1].pair != r->pair)
-                    why = "the two games of a pair have different pair numbers";
-                else if (match_file_is_done(h, r->pair))
-                    why = "a pair appears twice";
-            }
+                     (why = game_problem(h, mv, r + 1, row + 1, &end)))
+                at_row = row + 1;
+            else if (!why && r[1].pair != r->pair)
+                why = "the two games of a pair have different pair numbers";
+            else if (!why && match_file_is_done(h, r->pair))
+                why = "a pair appears twice";
             if (why && row == last_pair_row) { /* cut short: dropped */
                 *keep = last_pair_row;
                 break;
             }
             if (why) {
-                *bad = row;
+                *bad = at_row;
                 return why;
             }
             at = end;

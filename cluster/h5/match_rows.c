@@ -12,10 +12,11 @@
 #include "turn.h"
 #include "variant.h"
 
-/* Rows of /match/games per chunk: a small chunk index, seldom split. Bytes of /match/moves per
- * chunk: about a chunk of rows' moves. */
-#define CHUNK_ROWS  64
-#define CHUNK_BYTES (16 * 1024)
+/* Rows of /match/games per chunk (about 9 KiB) and bytes of /match/moves per chunk (about a
+ * chunk of rows' moves): small files for short matches, a chunk index of thousands of entries
+ * for a million games. */
+#define CHUNK_ROWS  16
+#define CHUNK_BYTES 4096
 
 _Static_assert(sizeof(((GameRecord *)0)->detail) == MATCH_ROWS_DETAIL_MAX,
                "the detail column holds a GameRecord's detail");
