@@ -21,9 +21,10 @@ static bool empty_row(const GameRow *r)
     return r->game == 0 && r->opening[0] == '\0' && r->moves_length == 0;
 }
 
-/* Samples row r (row i of the file) into d, its moves beginning at *at (then where they end). */
+/* Samples row r (row i of the file) into d, its moves beginning at *at (then where they end);
+ * torn: r is in the last pair, which a kill may have cut short. */
 static int add_row(RegressionData *d, const char *path, MatchMoves *mv, const GameRow *r,
-                   uint64_t i, uint64_t *at, char *err, size_t errlen)
+                   uint64_t i, bool torn, uint64_t *at, char *err, size_t errlen)
 {
     const char *why = NULL;
     if (!memchr(r->opening, '\0', sizeof r->opening))
@@ -33,8 +34,9 @@ static int add_row(RegressionData *d, const char *path, MatchMoves *mv, const Ga
     else
         why = match_rows_moves_read(mv, r, *at);
     if (why)
-        return errmsg_fail(err, errlen, "%s: row %llu of /match/games: %s", path,
-                           (unsigned long long)i, why);
+        return errmsg_fail(
+            err, errlen, "%s: row %llu of /match/games: %s%s", path, (unsigned long long)i, why,
+            torn ? " (a match killed while writing it? resuming it repairs the file)" : "");
     *at += r->moves_length;
     RegressionGame g = { .path = path,
                          .row = i,
@@ -78,7 +80,7 @@ static int read_rows(RegressionData *d, const char *path, hid_t file, hid_t game
             if (empty_row(&batch[i]) && row >= last_pair)
                 d->dropped++;
             else
-                rc = add_row(d, path, &mv, &batch[i], row, &at, err, errlen);
+                rc = add_row(d, path, &mv, &batch[i], row, row >= last_pair, &at, err, errlen);
         }
     }
     free(batch);
