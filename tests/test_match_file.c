@@ -654,6 +654,20 @@ static void test_torn_and_damaged(void **state)
     assert_null(done.pairs);
 }
 
+static uint64_t le(const unsigned char *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = n - 1; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static void put_le(unsigned char *p, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (unsigned char)(v >> 8 * i);
+}
+
 /* Writes value (of memory type t) into column of row of /match/games in the file at path. */
 static void poke_column(const char *path, hsize_t row, const char *column, hid_t t,
                         const void *value)
@@ -759,6 +773,8 @@ static void test_damaged_texts(void **state)
     assert_int_equal(match_file_close(h, err, sizeof err), 0);
     size_t size;
     unsigned char *bytes = read_bytes(good, &size);
+    unsigned char *copy = malloc(size);
+    assert_non_null(copy);
     uint64_t off[8];
     uint32_t len[8];
     moves_refs(good, off, len);
@@ -804,6 +820,28 @@ static void test_damaged_texts(void **state)
     uint32_t huge = 0xfffffff0u;
     poke_column(path, 3, "moves_length", H5T_NATIVE_UINT32, &huge);
     assert_refused(path, &m, 3, "its moves are longer than the file");
+
+    /* a chunk whose size in the chunk index is damaged (HDF5 read it into a buffer of that size
+     * and copied a whole chunk out: tests/fuzz/h5.c found it), of the rows or of the moves */
+    for (int which = 0; which < 2; which++) {
+        memcpy(copy, bytes, size);
+        /* the v1 B-tree node of the dataset's chunks: "TREE", type 1, then the first key's
+         * chunk size, 16 rows of the packed row type or 4096 bytes */
+        uint32_t whole = which == 0 ? 0 : 4096;
+        size_t at = 0, found = 0;
+        for (size_t i = 0; i + 28 <= size; i++)
+            if (memcmp(copy + i, "TREE", 4) == 0 && copy[i + 4] == 1) {
+                uint32_t k = (uint32_t)le(copy + i + 24, 4);
+                if ((which == 0 && k != 4096) || (which == 1 && k == whole))
+                    at = i + 24, found++;
+            }
+        assert_int_equal(found, 1);
+        put_le(copy + at, 240, 4);
+        write_bytes(path, copy, size);
+        assert_refused(path, &m, 0,
+                       which == 0 ? "a damaged chunk of /match/games"
+                                  : "a damaged chunk of /match/moves");
+    }
 
     /* in the last pair: cut short, dropped, and the moves after the kept rows given back */
     static const struct {
@@ -861,6 +899,7 @@ static void test_damaged_texts(void **state)
     match_file_done_free(&done);
     assert_int_equal(match_file_close(h, err, sizeof err), 0);
     check_path(path, &m, (const uint64_t[]){ 0, 1, 2 }, 3, 1);
+    free(copy);
     free(bytes);
 }
 

@@ -423,6 +423,56 @@ int h5file_read_rows(hid_t d, hid_t mt, size_t start, size_t n, void *buf)
     return transfer_rows(d, mt, start, n, buf, false);
 }
 
+bool h5file_stored_as(hid_t d, hid_t mt)
+{
+    hid_t ft = H5Dget_type(d);
+    hid_t want = H5Tcopy(mt);
+    bool same = ft >= 0 && want >= 0 && H5Tpack(want) >= 0 && H5Tequal(ft, want) > 0;
+    if (want >= 0)
+        H5Tclose(want);
+    if (ft >= 0)
+        H5Tclose(ft);
+    return same;
+}
+
+bool h5file_contiguous_whole(hid_t d)
+{
+    hid_t pl = H5Dget_create_plist(d);
+    hid_t t = H5Dget_type(d);
+    long long n = h5file_table_rows(d);
+    size_t size = t >= 0 ? H5Tget_size(t) : 0;
+    bool ok = pl >= 0 && size > 0 && n >= 0 && H5Pget_layout(pl) == H5D_CONTIGUOUS &&
+              H5Pget_nfilters(pl) == 0 && H5Dget_storage_size(d) == (hsize_t)n * size;
+    if (t >= 0)
+        H5Tclose(t);
+    if (pl >= 0)
+        H5Pclose(pl);
+    return ok;
+}
+
+bool h5file_chunks_whole(hid_t d, uint64_t start, uint64_t n)
+{
+    hid_t pl = H5Dget_create_plist(d);
+    hid_t t = H5Dget_type(d);
+    hsize_t chunk = 0;
+    size_t size = t >= 0 ? H5Tget_size(t) : 0;
+    bool ok = pl >= 0 && size > 0 && H5Pget_layout(pl) == H5D_CHUNKED && H5Pget_nfilters(pl) == 0 &&
+              H5Pget_chunk(pl, 1, &chunk) == 1 && chunk > 0;
+    for (hsize_t c = ok ? start / chunk * chunk : 0; ok && n && c < start + n; c += chunk) {
+        unsigned mask = 0;
+        haddr_t addr = HADDR_UNDEF;
+        hsize_t bytes = 0;
+        /* a chunk not in the index reads as fill values */
+        ok = H5Dget_chunk_info_by_coord(d, &c, &mask, &addr, &bytes) >= 0 &&
+             (addr == HADDR_UNDEF || bytes == chunk * size);
+    }
+    if (t >= 0)
+        H5Tclose(t);
+    if (pl >= 0)
+        H5Pclose(pl);
+    return ok;
+}
+
 long long h5file_table_rows(hid_t d)
 {
     hid_t sp = H5Dget_space(d);

@@ -99,6 +99,22 @@ int h5file_put_end_time(hid_t file, int run, const char *end_time);
 int h5file_write_rows(hid_t d, hid_t mt, size_t start, size_t n, const void *buf);
 int h5file_read_rows(hid_t d, hid_t mt, size_t start, size_t n, void *buf);
 
+/* Whether the dataset d is stored as Carrera stores rows of memory type mt (packed): HDF5 trusts
+ * a file's row type, and one whose members are damaged (an offset past the row) made it copy
+ * past its buffer when converting (found by tests/fuzz/h5.c). Checked before rows are read. */
+bool h5file_stored_as(hid_t d, hid_t mt);
+
+/* Whether the chunks of the one-dimensional dataset d that hold elements [start, start+n) are
+ * stored as Carrera stores them: the dataset chunked and unfiltered, each chunk in the index whole.
+ * HDF5 trusts the size a chunk index gives a chunk, and reads one whose size was damaged into a
+ * buffer of that size and then copies a whole chunk out of it (found by tests/fuzz/h5.c).
+ * Checked before the elements are read. */
+bool h5file_chunks_whole(hid_t d, uint64_t start, uint64_t n);
+
+/* Whether the one-dimensional dataset d is stored contiguous, unfiltered and whole (its storage
+ * the size of its rows), as Carrera stores the tables of a perft file. */
+bool h5file_contiguous_whole(hid_t d);
+
 /* Number of rows of a one-dimensional dataset, or -1. */
 long long h5file_table_rows(hid_t d);
 

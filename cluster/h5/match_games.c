@@ -64,9 +64,18 @@ static int read_rows(RegressionData *d, const char *path, hid_t file, hid_t game
     uint64_t at = 0;
     if (rows < 0 || mt < 0 || !batch || !moves)
         rc = h5file_fail(err, errlen, "%s: cannot read /match/games and /match/moves", path);
+    else if (!h5file_stored_as(games, mt))
+        rc = h5file_fail(err, errlen, "%s: /match/games is not stored as Carrera stores it", path);
     for (uint64_t start = 0; start < n && rc == 0; start += BATCH_ROWS) {
         const size_t cnt = (size_t)(n - start < BATCH_ROWS ? n - start : BATCH_ROWS);
         memset(batch, 0, cnt * sizeof *batch);
+        if (!h5file_chunks_whole(games, start, cnt)) {
+            rc = h5file_fail(
+                err, errlen,
+                "%s: row %llu of /match/games: a damaged chunk of /match/games holds it", path,
+                (unsigned long long)start);
+            break;
+        }
         if (h5file_read_rows(games, mt, start, cnt, batch) < 0) {
             rc =
                 h5file_fail(err, errlen,

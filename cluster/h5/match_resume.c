@@ -149,6 +149,10 @@ static const char *read_rows(MatchFile *h, MatchMoves *mv, MatchFileDone *done, 
     uint64_t at = 0;
     for (uint64_t start = 0; start < *keep; start += BATCH_ROWS) {
         size_t cnt = (size_t)(*keep - start < BATCH_ROWS ? *keep - start : BATCH_ROWS);
+        if (!h5file_chunks_whole(h->games, start, cnt)) {
+            *bad = start;
+            return "a damaged chunk of /match/games holds it";
+        }
         if (read_batch(h, start, cnt, rows) < 0) {
             /* the last batch may read without the last pair */
             size_t before = start + cnt < n ? 0 : (size_t)(last_pair_row - start);
@@ -203,6 +207,11 @@ static int read_games(MatchFile *h, MatchFileDone *done, uint64_t *keep, char *e
 {
     const char *path = h->path;
     MatchMoves mv;
+    if (!h5file_stored_as(h->games, h->row_type))
+        return h5file_fail(err, errlen,
+                           "%s: damaged checkpoint (/match/games is not stored as Carrera stores "
+                           "it)",
+                           path);
     if (match_rows_moves_open(&mv, h->file) < 0)
         return h5file_fail(err, errlen, "%s: damaged checkpoint (cannot open /match/moves)", path);
     done->pairs = malloc((h->rows / 2 + 1) * sizeof *done->pairs);

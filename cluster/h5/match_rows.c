@@ -257,6 +257,12 @@ const char *match_rows_moves_read(MatchMoves *m, const GameRow *r, uint64_t at)
         m->text = p;
         m->cap = len + 1;
     }
+    if (off + len > m->checked) { /* the chunks not checked yet that hold them */
+        uint64_t from = off > m->checked ? off : m->checked;
+        if (!h5file_chunks_whole(m->d, from, off + len - from))
+            return "its moves are in a damaged chunk of /match/moves";
+        m->checked = off + len;
+    }
     if (h5file_read_rows(m->d, H5T_NATIVE_UCHAR, (size_t)off, (size_t)len, m->text) < 0)
         return "its moves cannot be read";
     m->text[len] = '\0';

@@ -77,10 +77,11 @@ size_t match_rows_append_bytes(const GameRow r[2]);
 
 /* /match/moves open for reading the rows' texts. */
 typedef struct MatchMoves {
-    hid_t d;        /* the dataset */
-    uint64_t size;  /* its bytes */
-    uint64_t limit; /* the file's size: no text is longer */
-    char *text;     /* the text read last, NUL-terminated */
+    hid_t d;          /* the dataset */
+    uint64_t size;    /* its bytes */
+    uint64_t limit;   /* the file's size: no text is longer */
+    uint64_t checked; /* the bytes whose chunks h5file_chunks_whole checked */
+    char *text;       /* the text read last, NUL-terminated */
     size_t cap;
     char why[160];
 } MatchMoves;

@@ -77,8 +77,8 @@ int perft_resume_read_split(PerftFile *h, Split *split, char *err, size_t errlen
     long long nr = d >= 0 ? h5file_table_rows(d) : -1;
     TurnRow *turns = nr >= 0 ? calloc((size_t)nr + 1, sizeof *turns) : NULL;
     split->root_turns = nr >= 0 ? calloc((size_t)nr + 1, sizeof *split->root_turns) : NULL;
-    int rc = (tt >= 0 && turns && split->root_turns &&
-              h5file_read_rows(d, tt, 0, (size_t)nr, turns) == 0)
+    int rc = (tt >= 0 && turns && split->root_turns && h5file_stored_as(d, tt) &&
+              h5file_contiguous_whole(d) && h5file_read_rows(d, tt, 0, (size_t)nr, turns) == 0)
                  ? 0
                  : -1;
     for (long long i = 0; rc == 0 && i < nr; i++) {
@@ -112,6 +112,15 @@ int perft_resume_read_split(PerftFile *h, Split *split, char *err, size_t errlen
     split->units = malloc(((size_t)nu + 1) * sizeof *split->units);
     UnitRow *rows = malloc(PERFT_ROWS_BATCH * sizeof *rows);
     hid_t ut = perft_rows_unit_type();
+    if (ut >= 0 && (!h5file_stored_as(units, ut) || !h5file_contiguous_whole(units))) {
+        free(rows);
+        H5Tclose(ut);
+        H5Dclose(units);
+        return h5file_fail(err, errlen,
+                           "%s: damaged checkpoint (/perft/units is not stored as Carrera stores "
+                           "it)",
+                           path);
+    }
     if (!h->index || !h->nodes || !split->units || !rows || ut < 0) {
         free(rows);
         if (ut >= 0)
