@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* What Carrera's HDF5 result files share (the perft result, perft_file.c; the match result,
  * match_file.c): messages that carry what HDF5 said about a failure, attributes and row types, the
- * provenance of a run, the file access list, flushing to disk, opening a checkpoint only after
- * checking what it is, and replacing a file by a completed copy. Internal to h5/, the only
- * folder that includes HDF5. Single-threaded: one thread of rank 0 writes result files. */
+ * provenance of a run, the file access list, flushing to disk, and replacing a file by a
+ * completed copy (what is checked before a file is trusted is in h5check.h). Internal to h5/, the
+ * only folder that includes HDF5. Single-threaded: one thread of rank 0 writes result files. */
 #ifndef CARRERA_H5FILE_H
 #define CARRERA_H5FILE_H
 
@@ -19,6 +19,9 @@
 /* Installs the capture of HDF5's error stack (silencing its printing on stderr) and forgets
  * earlier failures: called on entry to every public function of a result file. */
 void h5file_quiet(void);
+
+/* Forgets what HDF5 said about a failure that is expected (a message of one's own follows). */
+void h5file_forget(void);
 
 /* Writes the message to err, followed by what HDF5 (or the system under it) said about the
  * failure since h5file_quiet, if anything. Returns -1, for `return h5file_fail(...)`. */
@@ -99,22 +102,6 @@ int h5file_put_end_time(hid_t file, int run, const char *end_time);
 int h5file_write_rows(hid_t d, hid_t mt, size_t start, size_t n, const void *buf);
 int h5file_read_rows(hid_t d, hid_t mt, size_t start, size_t n, void *buf);
 
-/* Whether the dataset d is stored as Carrera stores rows of memory type mt (packed): HDF5 trusts
- * a file's row type, and one whose members are damaged (an offset past the row) made it copy
- * past its buffer when converting (found by tests/fuzz/h5.c). Checked before rows are read. */
-bool h5file_stored_as(hid_t d, hid_t mt);
-
-/* Whether the chunks of the one-dimensional dataset d that hold elements [start, start+n) are
- * stored as Carrera stores them: the dataset chunked and unfiltered, each chunk in the index whole.
- * HDF5 trusts the size a chunk index gives a chunk, and reads one whose size was damaged into a
- * buffer of that size and then copies a whole chunk out of it (found by tests/fuzz/h5.c).
- * Checked before the elements are read. */
-bool h5file_chunks_whole(hid_t d, uint64_t start, uint64_t n);
-
-/* Whether the one-dimensional dataset d is stored contiguous, unfiltered and whole (its storage
- * the size of its rows), as Carrera stores the tables of a perft file. */
-bool h5file_contiguous_whole(hid_t d);
-
 /* Number of rows of a one-dimensional dataset, or -1. */
 long long h5file_table_rows(hid_t d);
 
@@ -128,24 +115,6 @@ hid_t h5file_file_access(void);
 /* H5Fflush, then fsync: a flushed record survives the node too. Returns 0, or -1 with a message
  * naming path. */
 int h5file_flush(hid_t file, const char *path, char *err, size_t errlen);
-
-/* What a kind of result file is, for h5file_open_checked. */
-typedef struct H5FileKind {
-    const char *format; /* the root attribute "format": "carrera-match" */
-    const char *group;  /* its top group ("match"): a file of layout 1, whose "format" this
-                           build cannot read, is known by it and its format_version */
-    int version;        /* the layout this build reads */
-    const char *name;   /* in messages: "match checkpoint" ("... is not a Carrera match
-                           checkpoint") */
-    const char *todo;   /* what to do with a file of another layout: "finish it" (with the
-                           Carrera that wrote it) */
-} H5FileKind;
-
-/* Opens the file at path read-only after checking that it is a regular file, HDF5, of root
- * attribute format = kind->format and format_version = kind->version ("... was written in layout
- * 1 of carrera-match files; this Carrera reads layout 2: finish it with the Carrera that wrote
- * it"). Returns the file, or -1 with a message. */
-hid_t h5file_open_checked(const char *path, const H5FileKind *kind, char *err, size_t errlen);
 
 /* Every change to a result file other than an append (a resume recorded, the results written)
  * is made in a copy that then replaces it, so that a kill leaves the file as it was or as it

@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "h5check.h"
 #include "h5file.h"
 #include "match_file_impl.h"
 #include "match_rows.h"
@@ -252,9 +253,9 @@ MatchFile *match_file_open_resume(const char *path, const MatchFileInfo *expecte
         return NULL;
     bool copied = false;
     uint64_t keep = 0;
-    static const H5FileKind kind = { MATCH_ROWS_FORMAT, "match", MATCH_FILE_FORMAT_VERSION,
-                                     "match checkpoint", "finish it" };
-    h->file = h5file_open_checked(path, &kind, err, errlen);
+    static const H5CheckKind kind = { MATCH_ROWS_FORMAT, "match", MATCH_FILE_FORMAT_VERSION,
+                                      "match checkpoint", "finish it" };
+    h->file = h5check_open(path, &kind, err, errlen);
     if (h->file < 0)
         goto out;
     if (open_for_records(h) < 0) {

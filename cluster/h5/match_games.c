@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "errmsg.h"
+#include "h5check.h"
 #include "h5file.h"
 #include "match_file.h"
 #include "match_rows.h"
@@ -64,12 +65,12 @@ static int read_rows(RegressionData *d, const char *path, hid_t file, hid_t game
     uint64_t at = 0;
     if (rows < 0 || mt < 0 || !batch || !moves)
         rc = h5file_fail(err, errlen, "%s: cannot read /match/games and /match/moves", path);
-    else if (!h5file_stored_as(games, mt))
+    else if (!h5check_stored_as(games, mt))
         rc = h5file_fail(err, errlen, "%s: /match/games is not stored as Carrera stores it", path);
     for (uint64_t start = 0; start < n && rc == 0; start += BATCH_ROWS) {
         const size_t cnt = (size_t)(n - start < BATCH_ROWS ? n - start : BATCH_ROWS);
         memset(batch, 0, cnt * sizeof *batch);
-        if (!h5file_chunks_whole(games, start, cnt)) {
+        if (!h5check_chunks_whole(games, start, cnt)) {
             rc = h5file_fail(
                 err, errlen,
                 "%s: row %llu of /match/games: a damaged chunk of /match/games holds it", path,
@@ -112,9 +113,9 @@ static int read_match(RegressionData *d, const char *path, hid_t match, char *er
 
 static int read_file(RegressionData *d, const char *path, char *err, size_t errlen)
 {
-    static const H5FileKind kind = { MATCH_ROWS_FORMAT, "match", MATCH_FILE_FORMAT_VERSION,
-                                     "match result", "read it" };
-    hid_t file = h5file_open_checked(path, &kind, err, errlen);
+    static const H5CheckKind kind = { MATCH_ROWS_FORMAT, "match", MATCH_FILE_FORMAT_VERSION,
+                                      "match result", "read it" };
+    hid_t file = h5check_open(path, &kind, err, errlen);
     if (file < 0)
         return -1;
     int rc = 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "h5check.h"
 #include "h5file.h"
 #include "match_file_impl.h"
 #include "match_rows.h"
@@ -149,7 +150,7 @@ static const char *read_rows(MatchFile *h, MatchMoves *mv, MatchFileDone *done, 
     uint64_t at = 0;
     for (uint64_t start = 0; start < *keep; start += BATCH_ROWS) {
         size_t cnt = (size_t)(*keep - start < BATCH_ROWS ? *keep - start : BATCH_ROWS);
-        if (!h5file_chunks_whole(h->games, start, cnt)) {
+        if (!h5check_chunks_whole(h->games, start, cnt)) {
             *bad = start;
             return "a damaged chunk of /match/games holds it";
         }
@@ -207,7 +208,7 @@ static int read_games(MatchFile *h, MatchFileDone *done, uint64_t *keep, char *e
 {
     const char *path = h->path;
     MatchMoves mv;
-    if (!h5file_stored_as(h->games, h->row_type))
+    if (!h5check_stored_as(h->games, h->row_type))
         return h5file_fail(err, errlen,
                            "%s: damaged checkpoint (/match/games is not stored as Carrera stores "
                            "it)",

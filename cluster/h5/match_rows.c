@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "h5check.h"
 #include "h5file.h"
 #include "setup.h"
 #include "turn.h"
@@ -259,7 +260,7 @@ const char *match_rows_moves_read(MatchMoves *m, const GameRow *r, uint64_t at)
     }
     if (off + len > m->checked) { /* the chunks not checked yet that hold them */
         uint64_t from = off > m->checked ? off : m->checked;
-        if (!h5file_chunks_whole(m->d, from, off + len - from))
+        if (!h5check_chunks_whole(m->d, from, off + len - from))
             return "its moves are in a damaged chunk of /match/moves";
         m->checked = off + len;
     }

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "h5check.h"
 #include "h5file.h"
 #include "perft_file_impl.h"
 #include "perft_rows.h"
@@ -335,9 +336,9 @@ PerftFile *perft_file_open_resume(const char *path, const PerftFileInfo *expecte
         return NULL;
     h->interval = expected->checkpoint_interval > 0 ? expected->checkpoint_interval : 0;
     bool copied = false;
-    static const H5FileKind kind = { PERFT_ROWS_FORMAT, "perft", H5_FORMAT_VERSION, "checkpoint",
-                                     "finish it" };
-    h->file = h5file_open_checked(path, &kind, err, errlen);
+    static const H5CheckKind kind = { PERFT_ROWS_FORMAT, "perft", H5_FORMAT_VERSION, "checkpoint",
+                                      "finish it" };
+    h->file = h5check_open(path, &kind, err, errlen);
     if (h->file < 0)
         goto out;
     char diffs[1024] = "";

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "h5check.h"
 #include "h5file.h"
 #include "perft_file_impl.h"
 #include "perft_rows.h"
@@ -77,8 +78,8 @@ int perft_resume_read_split(PerftFile *h, Split *split, char *err, size_t errlen
     long long nr = d >= 0 ? h5file_table_rows(d) : -1;
     TurnRow *turns = nr >= 0 ? calloc((size_t)nr + 1, sizeof *turns) : NULL;
     split->root_turns = nr >= 0 ? calloc((size_t)nr + 1, sizeof *split->root_turns) : NULL;
-    int rc = (tt >= 0 && turns && split->root_turns && h5file_stored_as(d, tt) &&
-              h5file_contiguous_whole(d) && h5file_read_rows(d, tt, 0, (size_t)nr, turns) == 0)
+    int rc = (tt >= 0 && turns && split->root_turns && h5check_stored_as(d, tt) &&
+              h5check_contiguous_whole(d) && h5file_read_rows(d, tt, 0, (size_t)nr, turns) == 0)
                  ? 0
                  : -1;
     for (long long i = 0; rc == 0 && i < nr; i++) {
@@ -112,7 +113,7 @@ int perft_resume_read_split(PerftFile *h, Split *split, char *err, size_t errlen
     split->units = malloc(((size_t)nu + 1) * sizeof *split->units);
     UnitRow *rows = malloc(PERFT_ROWS_BATCH * sizeof *rows);
     hid_t ut = perft_rows_unit_type();
-    if (ut >= 0 && (!h5file_stored_as(units, ut) || !h5file_contiguous_whole(units))) {
+    if (ut >= 0 && (!h5check_stored_as(units, ut) || !h5check_contiguous_whole(units))) {
         free(rows);
         H5Tclose(ut);
         H5Dclose(units);
