@@ -903,6 +903,51 @@ static void test_damaged_texts(void **state)
     free(bytes);
 }
 
+/* A configuration text of any length is a fixed-length string of its own size: one of 200 KB
+ * (beyond the 64 KiB an attribute in an object header may have) is written, read back and
+ * compared by a resume. */
+static void test_long_configuration(void **state)
+{
+    (void)state;
+    Match m;
+    match_make(&m, "chess", TURNS_SINGLE, 4);
+    size_t len = strlen(m.text), n = 200 * 1000;
+    char *text = malloc(n + 1);
+    assert_non_null(text);
+    memcpy(text, m.text, len);
+    for (size_t i = len; i < n; i++)
+        text[i] = (i - len) % 64 == 0 ? '\n' : (i - len) % 64 == 1 ? ';' : 'x';
+    text[n - 1] = '\n';
+    text[n] = '\0';
+    m.cfg.text = text;
+    char path[300], err[512];
+    path_in(path, sizeof path, "long.h5");
+    MatchFile *h = match_file_create(path, &m.info, err, sizeof err);
+    if (!h)
+        fail_msg("%s", err);
+    record(h, &m, 1);
+    assert_int_equal(match_file_close(h, err, sizeof err), 0);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    char *back = malloc(n + 1);
+    assert_non_null(back);
+    h5read_str(f, "configuration", back, n + 1);
+    assert_string_equal(back, text);
+    H5Fclose(f);
+    h5read_no_global_heap(path);
+    MatchFileDone done;
+    h = match_file_open_resume(path, &m.info, &done, err, sizeof err);
+    if (!h)
+        fail_msg("%s", err);
+    assert_int_equal(done.n, 1);
+    match_file_done_free(&done);
+    assert_int_equal(match_file_close(h, err, sizeof err), 0);
+    text[n - 2] = 'y'; /* another text is still told apart */
+    assert_null(match_file_open_resume(path, &m.info, &done, err, sizeof err));
+    assert_contains(err, "the configuration differs at line");
+    free(back);
+    free(text);
+}
+
 /* A checkpoint of another match is refused, naming every difference. */
 static void test_mismatch_refused(void **state)
 {
@@ -1222,7 +1267,7 @@ int main(void)
         cmocka_unit_test(test_killed_and_resumed), cmocka_unit_test(test_torn_and_damaged),
         cmocka_unit_test(test_damaged_texts),      cmocka_unit_test(test_mismatch_refused),
         cmocka_unit_test(test_not_a_checkpoint),   cmocka_unit_test(test_finish),
-        cmocka_unit_test(test_unwritable),
+        cmocka_unit_test(test_unwritable),         cmocka_unit_test(test_long_configuration),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
