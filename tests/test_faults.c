@@ -29,16 +29,11 @@
 #include <hdf5.h>
 
 #include "files.h"
+#include "h5read.h"
 #include "run.h"
 
 #ifndef CARRERA_BIN
 #error "CARRERA_BIN must be defined"
-#endif
-
-#if H5_VERSION_GE(1, 12, 0)
-#define reclaim_vlen H5Treclaim
-#else
-#define reclaim_vlen H5Dvlen_reclaim
 #endif
 
 /* Capablanca perft 4 from the start, split at depth 2: 784 units, a fraction of a second. */
@@ -278,29 +273,18 @@ static GameCols *read_games(const char *path, size_t *n)
     hid_t sp = H5Dget_space(d);
     hsize_t rows = 0;
     H5Sget_simple_extent_dims(sp, &rows, NULL);
-    hid_t vs = H5Tcopy(H5T_C_S1);
-    H5Tset_size(vs, H5T_VARIABLE);
-    H5Tset_cset(vs, H5T_CSET_UTF8);
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(GameCols));
     H5Tinsert(t, "pair", offsetof(GameCols, pair), H5T_NATIVE_UINT64);
     H5Tinsert(t, "game", offsetof(GameCols, game), H5T_NATIVE_UINT8);
     H5Tinsert(t, "seconds_white", offsetof(GameCols, seconds_white), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "seconds_black", offsetof(GameCols, seconds_black), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "moves", offsetof(GameCols, moves), vs);
-    GameCols *lib = calloc(rows + 1, sizeof *lib), *g = calloc(rows + 1, sizeof *g);
-    assert_true(lib && g);
+    GameCols *g = calloc(rows + 1, sizeof *g);
+    assert_non_null(g);
     if (rows)
-        assert_true(H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, lib) >= 0);
-    for (hsize_t i = 0; i < rows; i++) {
-        g[i] = lib[i];
-        g[i].moves = strdup(lib[i].moves ? lib[i].moves : "");
-        assert_non_null(g[i].moves);
-    }
-    if (rows)
-        reclaim_vlen(t, sp, H5P_DEFAULT, lib);
-    free(lib);
+        assert_true(H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, g) >= 0);
+    for (hsize_t i = 0; i < rows; i++)
+        g[i].moves = h5read_moves(f, i);
     H5Tclose(t);
-    H5Tclose(vs);
     H5Sclose(sp);
     H5Dclose(d);
     H5Fclose(f);

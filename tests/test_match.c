@@ -24,6 +24,7 @@
 #include <hdf5.h>
 
 #include "files.h"
+#include "h5read.h"
 #include "run.h"
 #include "types.h"
 
@@ -307,7 +308,14 @@ static void test_kill_and_resume(void **state)
     assert_true(H5Aread(attr, H5T_NATIVE_UINT64, &played) >= 0);
     H5Aclose(attr);
     assert_int_equal(played, 24);
+    /* every game's moves where its row says, in a file without a global heap */
+    for (hsize_t i = 0; i < rows; i++) {
+        char *moves = h5read_moves(file, i);
+        assert_true(strlen(moves) > 0);
+        free(moves);
+    }
     H5Fclose(file);
+    h5read_no_global_heap(h5);
     /* resuming a finished match plays nothing more; a different match is refused */
     r = run_program(argv_r);
     assert_int_equal(r.status, 0);

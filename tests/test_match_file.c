@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The HDF5 result file of a match (cluster/h5/match_file.c): pairs of real short games (random
  * legal turns, Marseillais double moves included) appended, read back with the plain HDF5 API
- * against the layout the README documents, closed or killed and resumed, finished with a summary.
- * Mismatching matches, files that are not match checkpoints, a pair cut short by a kill, damaged
- * rows and unwritable places must give clear messages. */
+ * against the layout docs/result-files.md documents, closed or killed and resumed, finished with a
+ * summary. Mismatching matches, files that are not match checkpoints, a pair cut short by a kill,
+ * damaged rows and unwritable places must give clear messages. */
 #define _XOPEN_SOURCE 700
 
 #include <math.h>
@@ -23,6 +23,7 @@
 #include <hdf5.h>
 
 #include "files.h"
+#include "h5read.h"
 #include "game.h"
 #include "match_file.h"
 #include "match_config.h"
@@ -162,21 +163,7 @@ static void path_in(char *out, size_t len, const char *name)
 
 static void attr_str(hid_t loc, const char *name, char *out, size_t len)
 {
-    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
-    if (a < 0)
-        fail_msg("no attribute %s", name);
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, H5T_VARIABLE);
-    H5Tset_cset(t, H5T_CSET_UTF8);
-    char *p = NULL;
-    if (H5Aread(a, t, &p) < 0) {
-        H5Eprint2(H5E_DEFAULT, stderr);
-        fail_msg("cannot read attribute %s", name);
-    }
-    snprintf(out, len, "%s", p);
-    H5free_memory(p);
-    H5Tclose(t);
-    H5Aclose(a);
+    h5read_str(loc, name, out, len);
 }
 
 static long long attr_int(hid_t loc, const char *name)
@@ -228,32 +215,25 @@ static void check_provenance(hid_t loc, const Match *m)
     attr_str(loc, "start_time", s, sizeof s);
     assert_iso_time(s);
 
-    hid_t a = H5Aopen(loc, "hosts", H5P_DEFAULT);
-    hid_t sp = H5Aget_space(a);
-    assert_int_equal(H5Sget_simple_extent_npoints(sp), 2);
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, H5T_VARIABLE);
-    char *names[2] = { NULL, NULL };
-    assert_true(H5Aread(a, t, names) >= 0);
+    size_t n;
+    char **names = h5read_strs(loc, "hosts", &n);
+    assert_int_equal(n, 2);
     assert_string_equal(names[0], "node-a");
     assert_string_equal(names[1], "node-b");
-    H5free_memory(names[0]);
-    H5free_memory(names[1]);
-    H5Tclose(t);
-    H5Sclose(sp);
-    H5Aclose(a);
+    h5read_strs_free(names, n);
 }
 
 typedef struct FileGame {
-    uint64_t pair, nodes_white, nodes_black;
+    uint64_t pair, nodes_white, nodes_black, moves_offset;
     uint8_t game, white;
     int8_t result;
-    uint32_t plies;
+    uint32_t plies, moves_length;
     double player1_score, seconds_white, seconds_black;
     int16_t material[2][7];
     char opening[FEN_MAX];
     char termination[32];
-    char *detail, *moves;
+    char detail[256];
+    char *moves; /* read from /match/moves */
 } FileGame;
 
 static hid_t fixed_string(size_t n)
@@ -263,13 +243,13 @@ static hid_t fixed_string(size_t n)
     return t;
 }
 
-/* Reads /match/games of the open file f; *n receives the rows. Free with free_games. */
+/* Reads /match/games of the open file f and each row's moves; *n receives the rows. The moves
+ * of the rows follow one another in /match/moves, which holds nothing else. Free with
+ * free_games. */
 static FileGame *read_games(hid_t f, size_t *n)
 {
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(FileGame));
-    hid_t fen = fixed_string(FEN_MAX), term = fixed_string(32);
-    hid_t vs = H5Tcopy(H5T_C_S1);
-    H5Tset_size(vs, H5T_VARIABLE);
+    hid_t fen = fixed_string(FEN_MAX), term = fixed_string(32), detail = fixed_string(256);
     hsize_t dims[2] = { 2, 7 };
     hid_t mat = H5Tarray_create2(H5T_NATIVE_INT16, 2, dims);
 #define M(name, type) H5Tinsert(t, #name, offsetof(FileGame, name), type)
@@ -280,14 +260,15 @@ static FileGame *read_games(hid_t f, size_t *n)
     M(result, H5T_NATIVE_INT8);
     M(player1_score, H5T_NATIVE_DOUBLE);
     M(termination, term);
-    M(detail, vs);
+    M(detail, detail);
     M(plies, H5T_NATIVE_UINT32);
     M(nodes_white, H5T_NATIVE_UINT64);
     M(nodes_black, H5T_NATIVE_UINT64);
     M(seconds_white, H5T_NATIVE_DOUBLE);
     M(seconds_black, H5T_NATIVE_DOUBLE);
     M(material, mat);
-    M(moves, vs);
+    M(moves_offset, H5T_NATIVE_UINT64);
+    M(moves_length, H5T_NATIVE_UINT32);
 #undef M
     hid_t d = H5Dopen2(f, "/match/games", H5P_DEFAULT);
     assert_true(d >= 0);
@@ -298,9 +279,25 @@ static FileGame *read_games(hid_t f, size_t *n)
     assert_non_null(rows);
     if (dim)
         assert_true(H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) >= 0);
+    uint64_t at = 0;
+    for (hsize_t i = 0; i < dim; i++) {
+        assert_true(rows[i].moves_offset == at);
+        at += rows[i].moves_length;
+        rows[i].moves = h5read_moves(f, i);
+        assert_int_equal(strlen(rows[i].moves), rows[i].moves_length);
+    }
+    hid_t m = H5Dopen2(f, "/match/moves", H5P_DEFAULT);
+    hid_t ms = H5Dget_space(m), mt = H5Dget_type(m);
+    hsize_t bytes = 0;
+    assert_int_equal(H5Sget_simple_extent_dims(ms, &bytes, NULL), 1);
+    assert_true(bytes == at);
+    assert_true(H5Tget_class(mt) == H5T_INTEGER && H5Tget_size(mt) == 1);
+    H5Tclose(mt);
+    H5Sclose(ms);
+    H5Dclose(m);
     H5Sclose(sp);
     H5Dclose(d);
-    hid_t types[] = { t, fen, term, vs, mat };
+    hid_t types[] = { t, fen, term, detail, mat };
     for (int i = 0; i < 5; i++)
         H5Tclose(types[i]);
     *n = (size_t)dim;
@@ -309,10 +306,8 @@ static FileGame *read_games(hid_t f, size_t *n)
 
 static void free_games(FileGame *rows, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        H5free_memory(rows[i].detail);
-        H5free_memory(rows[i].moves);
-    }
+    for (size_t i = 0; i < n; i++)
+        free(rows[i].moves);
     free(rows);
 }
 
@@ -429,6 +424,7 @@ static void check_file(hid_t f, const Match *m, const uint64_t *pairs, size_t n,
 static void check_path(const char *path, const Match *m, const uint64_t *pairs, size_t n,
                        int resumes)
 {
+    h5read_no_global_heap(path);
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     assert_true(f >= 0);
     check_file(f, m, pairs, n, resumes);
@@ -658,32 +654,6 @@ static void test_torn_and_damaged(void **state)
     assert_null(done.pairs);
 }
 
-/* Row's moves as the HDF5 library reads them from the intact file at path. */
-static char *read_moves(const char *path, hsize_t row)
-{
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    hid_t d = H5Dopen2(f, "/match/games", H5P_DEFAULT);
-    hid_t vs = H5Tcopy(H5T_C_S1);
-    H5Tset_size(vs, H5T_VARIABLE);
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(char *));
-    H5Tinsert(t, "moves", 0, vs);
-    hid_t fs = H5Dget_space(d);
-    hsize_t one = 1;
-    H5Sselect_hyperslab(fs, H5S_SELECT_SET, &row, NULL, &one, NULL);
-    hid_t ms = H5Screate_simple(1, &one, NULL);
-    char *moves = NULL;
-    assert_true(H5Dread(d, t, ms, fs, H5P_DEFAULT, &moves) >= 0);
-    char *copy = strdup(moves);
-    H5free_memory(moves);
-    H5Sclose(ms);
-    H5Sclose(fs);
-    H5Tclose(t);
-    H5Tclose(vs);
-    H5Dclose(d);
-    H5Fclose(f);
-    return copy;
-}
-
 static uint64_t le(const unsigned char *p, int n)
 {
     uint64_t v = 0;
@@ -692,55 +662,101 @@ static uint64_t le(const unsigned char *p, int n)
     return v;
 }
 
-static size_t find_bytes(const unsigned char *f, size_t n, const void *what, size_t len,
-                         size_t from)
-{
-    for (size_t at = from; at + len <= n; at++)
-        if (memcmp(f + at, what, len) == 0)
-            return at;
-    return n;
-}
-
-/* Where the file's bytes name row's moves: the 16-byte reference of the HDF5 File Format
- * Specification ("Variable-length data": length 4, heap collection address 8, object index
- * 4), made from the text's object in the global heap (index 2 bytes and size 8 bytes before
- * it, the collection's "GCOL" the last before it) and then looked for, so that nothing here
- * depends on where Carrera puts the column in a row. */
-static size_t moves_ref_at(const unsigned char *f, size_t n, const char *path, hsize_t row)
-{
-    char *moves = read_moves(path, row);
-    size_t len = strlen(moves), text = 0;
-    while ((text = find_bytes(f, n, moves, len, text + 1)) < n)
-        if (text >= 32 && le(f + text - 8, 8) == len)
-            break;
-    free(moves);
-    assert_true(text < n);
-    size_t coll = text;
-    while (coll > 0 && memcmp(f + coll, "GCOL", 4) != 0)
-        coll--;
-    unsigned char ref[16];
-    for (int i = 0; i < 4; i++)
-        ref[i] = (unsigned char)(len >> 8 * i);
-    for (int i = 0; i < 8; i++)
-        ref[4 + i] = (unsigned char)((uint64_t)coll >> 8 * i);
-    for (int i = 0; i < 4; i++)
-        ref[12 + i] = i < 2 ? f[text - 16 + i] : 0;
-    size_t at = find_bytes(f, n, ref, sizeof ref, 0);
-    assert_true(at < n);
-    assert_int_equal(find_bytes(f, n, ref, sizeof ref, at + 1), n);
-    return at;
-}
-
 static void put_le(unsigned char *p, uint64_t v, int n)
 {
     for (int i = 0; i < n; i++)
         p[i] = (unsigned char)(v >> 8 * i);
 }
 
-/* A text whose reference in its row is damaged (tests/fuzz/h5.c found both: HDF5 allocated what
- * a damaged length said, gigabytes, and crashed reading an object index that is not there) is
- * refused before HDF5 reads it, by a resume and by the regression's reader; in the last pair it
- * is a pair cut short, dropped and played again. */
+/* Writes value (of memory type t) into column of row of /match/games in the file at path. */
+static void poke_column(const char *path, hsize_t row, const char *column, hid_t t,
+                        const void *value)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t d = H5Dopen2(f, "/match/games", H5P_DEFAULT);
+    assert_true(d >= 0);
+    hid_t mt = H5Tcreate(H5T_COMPOUND, H5Tget_size(t));
+    H5Tinsert(mt, column, 0, t);
+    hid_t fs = H5Dget_space(d);
+    hsize_t one = 1;
+    H5Sselect_hyperslab(fs, H5S_SELECT_SET, &row, NULL, &one, NULL);
+    hid_t ms = H5Screate_simple(1, &one, NULL);
+    assert_true(H5Dwrite(d, mt, ms, fs, H5P_DEFAULT, value) >= 0);
+    H5Sclose(ms);
+    H5Sclose(fs);
+    H5Tclose(mt);
+    H5Dclose(d);
+    H5Fclose(f);
+}
+
+/* Sets /match/moves of the file at path to bytes bytes (the ones kept unchanged). */
+static void resize_moves(const char *path, hsize_t bytes)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t d = H5Dopen2(f, "/match/moves", H5P_DEFAULT);
+    assert_true(d >= 0 && H5Dset_extent(d, &bytes) >= 0);
+    H5Dclose(d);
+    H5Fclose(f);
+}
+
+/* Overwrites byte at of /match/moves with c. */
+static void poke_moves(const char *path, hsize_t at, unsigned char c)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t d = H5Dopen2(f, "/match/moves", H5P_DEFAULT);
+    hid_t fs = H5Dget_space(d);
+    hsize_t one = 1;
+    H5Sselect_hyperslab(fs, H5S_SELECT_SET, &at, NULL, &one, NULL);
+    hid_t ms = H5Screate_simple(1, &one, NULL);
+    assert_true(H5Dwrite(d, H5T_NATIVE_UCHAR, ms, fs, H5P_DEFAULT, &c) >= 0);
+    H5Sclose(ms);
+    H5Sclose(fs);
+    H5Dclose(d);
+    H5Fclose(f);
+}
+
+/* The moves_offset and moves_length of every row of the file at path (up to 8 rows). */
+static void moves_refs(const char *path, uint64_t offset[8], uint32_t length[8])
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    size_t n;
+    FileGame *rows = read_games(f, &n);
+    assert_true(n <= 8);
+    for (size_t i = 0; i < n; i++) {
+        offset[i] = rows[i].moves_offset;
+        length[i] = rows[i].moves_length;
+    }
+    free_games(rows, n);
+    H5Fclose(f);
+}
+
+/* The file at path is refused by a resume and by the regression's reader, both naming row and
+ * want. */
+static void assert_refused(const char *path, const Match *m, uint64_t row, const char *want)
+{
+    char err[512], where[64];
+    snprintf(where, sizeof where, "row %llu of /match/games: ", (unsigned long long)row);
+    MatchFileDone done;
+    assert_null(match_file_open_resume(path, &m->info, &done, err, sizeof err));
+    assert_contains(err, "damaged checkpoint");
+    assert_contains(err, where);
+    assert_contains(err, want);
+    assert_null(done.pairs);
+    RegressionData rd;
+    const char *paths[] = { path };
+    assert_int_equal(match_games_sample(paths, 1, 0, &rd, err, sizeof err), -1);
+    assert_contains(err, where);
+    assert_contains(err, want);
+    assert_null(rd.samples);
+}
+
+/* The moves of /match/games are bytes of /match/moves that each row names by offset and length
+ * (the variable-length strings of layout 1 made HDF5 allocate what a damaged length said, or
+ * crash on a damaged heap reference: tests/fuzz/h5.c found both). Damaged offsets and lengths
+ * (out of range, overlapping, leaving a gap, past the end of the dataset or of the file) and
+ * bytes that are not text are refused by a resume and by the regression's reader before
+ * anything is allocated or read for them; in the last pair they are a pair cut short, dropped,
+ * its bytes given back, and played again. */
 static void test_damaged_texts(void **state)
 {
     (void)state;
@@ -759,54 +775,177 @@ static void test_damaged_texts(void **state)
     unsigned char *bytes = read_bytes(good, &size);
     unsigned char *copy = malloc(size);
     assert_non_null(copy);
+    uint64_t off[8];
+    uint32_t len[8];
+    moves_refs(good, off, len);
+    uint64_t end = off[5] + len[5];
 
     static const struct {
         hsize_t row;
-        int field; /* byte offset in the reference: 0 length, 4 address, 12 index */
-        int width; /* bytes */
-        uint64_t value;
+        int length;     /* 1: set moves_length, 0: moves_offset */
+        uint64_t value; /* UINT64_MAX: the next row's offset minus one (an overlap) */
+        const char *want;
     } damage[] = {
-        { 1, 0, 4, 0xfffffff0u }, /* a length of 4 GB */
-        { 2, 12, 4, 0xfff0 },     /* an index the collection does not have */
-        { 3, 4, 8, 16 },          /* an address in the superblock */
-        { 3, 4, 8, 1u << 30 },    /* an address past the end */
-        { 1, 12, 4, 1 },          /* another object (the format's name), of another length */
+        { 1, 1, 0xfffffff0u, "lie past the end of /match/moves" }, /* a length of 4 GB */
+        { 2, 0, 1ull << 40, "not where the game before them ended" },
+        { 3, 0, 0, "not where the game before them ended" },          /* overlapping row 0 */
+        { 2, 0, UINT64_MAX, "not where the game before them ended" }, /* overlapping row 1 */
+        { 0, 0, 1, "begin at byte 1 of /match/moves" },               /* a gap before it */
     };
     for (size_t k = 0; k < sizeof damage / sizeof damage[0]; k++) {
-        memcpy(copy, bytes, size);
-        size_t at = moves_ref_at(copy, size, good, damage[k].row);
-        put_le(copy + at + damage[k].field, damage[k].value, damage[k].width);
-        write_bytes(path, copy, size);
-        MatchFileDone done;
-        assert_null(match_file_open_resume(path, &m.info, &done, err, sizeof err));
-        char want[128];
-        snprintf(want, sizeof want, "row %llu of /match/games: a text that is not in the file",
-                 (unsigned long long)damage[k].row);
-        assert_contains(err, want);
-        assert_null(done.pairs);
-        RegressionData rd;
-        const char *paths[] = { path };
-        assert_int_equal(match_games_sample(paths, 1, 0, &rd, err, sizeof err), -1);
-        assert_contains(err, "of /match/games");
-        assert_null(rd.samples);
+        write_bytes(path, bytes, size);
+        uint64_t v = damage[k].value == UINT64_MAX ? off[damage[k].row] - 1 : damage[k].value;
+        uint32_t v32 = (uint32_t)v;
+        if (damage[k].length)
+            poke_column(path, damage[k].row, "moves_length", H5T_NATIVE_UINT32, &v32);
+        else
+            poke_column(path, damage[k].row, "moves_offset", H5T_NATIVE_UINT64, &v);
+        assert_refused(path, &m, damage[k].row, damage[k].want);
     }
 
-    /* in the last pair: cut short */
-    memcpy(copy, bytes, size);
-    put_le(copy + moves_ref_at(copy, size, good, 5) + 12, 0xfff0, 4);
-    write_bytes(path, copy, size);
+    /* /match/moves shorter than the rows say, in the first pair; a NUL and a byte beyond ASCII
+     * in the moves; a dataset that claims more bytes than the file holds, with a length to
+     * match */
+    write_bytes(path, bytes, size);
+    resize_moves(path, off[1] + len[1] / 2);
+    assert_refused(path, &m, 1, "lie past the end of /match/moves");
+    write_bytes(path, bytes, size);
+    poke_moves(path, off[2] + 1, '\0');
+    assert_refused(path, &m, 2, "its moves are not text");
+    write_bytes(path, bytes, size);
+    poke_moves(path, off[0], 0xe9);
+    assert_refused(path, &m, 0, "its moves are not text");
+    write_bytes(path, bytes, size);
+    resize_moves(path, (hsize_t)1 << 40);
+    uint32_t huge = 0xfffffff0u;
+    poke_column(path, 3, "moves_length", H5T_NATIVE_UINT32, &huge);
+    assert_refused(path, &m, 3, "its moves are longer than the file");
+
+    /* a chunk whose size in the chunk index is damaged (HDF5 read it into a buffer of that size
+     * and copied a whole chunk out: tests/fuzz/h5.c found it), of the rows or of the moves */
+    for (int which = 0; which < 2; which++) {
+        memcpy(copy, bytes, size);
+        /* the v1 B-tree node of the dataset's chunks: "TREE", type 1, then the first key's
+         * chunk size, 16 rows of the packed row type or 4096 bytes */
+        uint32_t whole = which == 0 ? 0 : 4096;
+        size_t at = 0, found = 0;
+        for (size_t i = 0; i + 28 <= size; i++)
+            if (memcmp(copy + i, "TREE", 4) == 0 && copy[i + 4] == 1) {
+                uint32_t k = (uint32_t)le(copy + i + 24, 4);
+                if ((which == 0 && k != 4096) || (which == 1 && k == whole))
+                    at = i + 24, found++;
+            }
+        assert_int_equal(found, 1);
+        put_le(copy + at, 240, 4);
+        write_bytes(path, copy, size);
+        assert_refused(path, &m, 0,
+                       which == 0 ? "a damaged chunk of /match/games"
+                                  : "a damaged chunk of /match/moves");
+    }
+
+    /* in the last pair: cut short, dropped, and the moves after the kept rows given back */
+    static const struct {
+        hsize_t row;
+        int length;
+        uint64_t value;
+    } torn[] = {
+        { 5, 1, 0xfffffff0u }, /* past the end */
+        { 4, 0, 0 },           /* overlapping */
+        { 5, 1, 1 },           /* fewer bytes than its plies need */
+    };
+    for (size_t k = 0; k < sizeof torn / sizeof torn[0]; k++) {
+        write_bytes(path, bytes, size);
+        uint64_t v = torn[k].value;
+        uint32_t v32 = (uint32_t)v;
+        if (torn[k].length)
+            poke_column(path, torn[k].row, "moves_length", H5T_NATIVE_UINT32, &v32);
+        else
+            poke_column(path, torn[k].row, "moves_offset", H5T_NATIVE_UINT64, &v);
+        if (torn[k].value != 1) { /* the regression's reader says what a resume would do */
+            RegressionData rd;
+            const char *paths[] = { path };
+            assert_int_equal(match_games_sample(paths, 1, 0, &rd, err, sizeof err), -1);
+            assert_contains(err, "(a match killed while writing it? resuming it repairs the file)");
+        }
+        MatchFileDone done;
+        h = match_file_open_resume(path, &m.info, &done, err, sizeof err);
+        if (!h)
+            fail_msg("%s", err);
+        assert_int_equal(done.dropped, 2);
+        check_done(&done, &m, (const uint64_t[]){ 0, 1 }, 2);
+        match_file_done_free(&done);
+        record(h, &m, 2);
+        assert_int_equal(match_file_close(h, err, sizeof err), 0);
+        check_path(path, &m, (const uint64_t[]){ 0, 1, 2 }, 3, 1);
+    }
+    /* the last pair's moves not in the dataset (its extent not flushed) */
+    write_bytes(path, bytes, size);
+    resize_moves(path, off[4]);
     MatchFileDone done;
     h = match_file_open_resume(path, &m.info, &done, err, sizeof err);
     if (!h)
         fail_msg("%s", err);
     assert_int_equal(done.dropped, 2);
-    check_done(&done, &m, (const uint64_t[]){ 0, 1 }, 2);
     match_file_done_free(&done);
-    record(h, &m, 2);
+    assert_int_equal(match_file_close(h, err, sizeof err), 0);
+    check_path(path, &m, (const uint64_t[]){ 0, 1 }, 2, 1);
+    /* bytes after the last row's (a pair whose rows did not make it) are given back too */
+    write_bytes(path, bytes, size);
+    resize_moves(path, end + 100);
+    h = match_file_open_resume(path, &m.info, &done, err, sizeof err);
+    if (!h)
+        fail_msg("%s", err);
+    assert_int_equal(done.dropped, 0);
+    match_file_done_free(&done);
     assert_int_equal(match_file_close(h, err, sizeof err), 0);
     check_path(path, &m, (const uint64_t[]){ 0, 1, 2 }, 3, 1);
     free(copy);
     free(bytes);
+}
+
+/* A configuration text of any length is a fixed-length string of its own size: one of 200 KB
+ * (beyond the 64 KiB an attribute in an object header may have) is written, read back and
+ * compared by a resume. */
+static void test_long_configuration(void **state)
+{
+    (void)state;
+    Match m;
+    match_make(&m, "chess", TURNS_SINGLE, 4);
+    size_t len = strlen(m.text), n = 200 * 1000;
+    char *text = malloc(n + 1);
+    assert_non_null(text);
+    memcpy(text, m.text, len);
+    for (size_t i = len; i < n; i++)
+        text[i] = (i - len) % 64 == 0 ? '\n' : (i - len) % 64 == 1 ? ';' : 'x';
+    text[n - 1] = '\n';
+    text[n] = '\0';
+    m.cfg.text = text;
+    char path[300], err[512];
+    path_in(path, sizeof path, "long.h5");
+    MatchFile *h = match_file_create(path, &m.info, err, sizeof err);
+    if (!h)
+        fail_msg("%s", err);
+    record(h, &m, 1);
+    assert_int_equal(match_file_close(h, err, sizeof err), 0);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    char *back = malloc(n + 1);
+    assert_non_null(back);
+    h5read_str(f, "configuration", back, n + 1);
+    assert_string_equal(back, text);
+    H5Fclose(f);
+    h5read_no_global_heap(path);
+    MatchFileDone done;
+    h = match_file_open_resume(path, &m.info, &done, err, sizeof err);
+    if (!h)
+        fail_msg("%s", err);
+    assert_int_equal(done.n, 1);
+    match_file_done_free(&done);
+    assert_int_equal(match_file_close(h, err, sizeof err), 0);
+    text[n - 2] = 'y'; /* another text is still told apart */
+    assert_null(match_file_open_resume(path, &m.info, &done, err, sizeof err));
+    assert_contains(err, "the configuration differs at line");
+    free(back);
+    free(text);
 }
 
 /* A checkpoint of another match is refused, naming every difference. */
@@ -930,7 +1069,23 @@ static void test_not_a_checkpoint(void **state)
     H5Aclose(a);
     H5Fclose(f);
     assert_null(match_file_open_resume(path, &m.info, &done, err, sizeof err));
-    assert_contains(err, "match checkpoint layout version 99, this Carrera reads version 1");
+    assert_contains(err, "later.h5 was written in layout 99 of carrera-match files; this Carrera "
+                         "reads layout 2: finish it with the Carrera that wrote it");
+    assert_int_equal(strstr(err, "conversion") == NULL, 1);
+
+    /* a file the previous layout's Carrera wrote: its texts are variable-length strings */
+    assert_null(match_file_open_resume(CARRERA_LAYOUT1 "/match-layout1.h5", &m.info, &done, err,
+                                       sizeof err));
+    assert_contains(err, "match-layout1.h5 was written in layout 1 of carrera-match files; this "
+                         "Carrera reads layout 2: finish it with the Carrera that wrote it");
+    RegressionData rd;
+    const char *old[] = { CARRERA_LAYOUT1 "/match-layout1.h5" };
+    assert_int_equal(match_games_sample(old, 1, 0, &rd, err, sizeof err), -1);
+    assert_contains(err, "was written in layout 1 of carrera-match files; this Carrera reads "
+                         "layout 2: read it with the Carrera that wrote it");
+    assert_null(match_file_open_resume(CARRERA_LAYOUT1 "/perft-layout1.h5", &m.info, &done, err,
+                                       sizeof err));
+    assert_contains(err, "is an HDF5 file but not a Carrera match checkpoint");
 
     /* the good file still resumes */
     h = match_file_open_resume(good, &m.info, &done, err, sizeof err);
@@ -1112,7 +1267,7 @@ int main(void)
         cmocka_unit_test(test_killed_and_resumed), cmocka_unit_test(test_torn_and_damaged),
         cmocka_unit_test(test_damaged_texts),      cmocka_unit_test(test_mismatch_refused),
         cmocka_unit_test(test_not_a_checkpoint),   cmocka_unit_test(test_finish),
-        cmocka_unit_test(test_unwritable),
+        cmocka_unit_test(test_unwritable),         cmocka_unit_test(test_long_configuration),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);

@@ -20,6 +20,7 @@
 #include <hdf5.h>
 
 #include "files.h"
+#include "h5read.h"
 #include "game.h"
 #include "match_file.h"
 #include "perft_file.h"
@@ -374,13 +375,10 @@ static void poke(const char *path, uint64_t row, const char *column, hid_t t, co
     H5Fclose(f);
 }
 
-static void poke_text(const char *path, uint64_t row, const char *column, const char *text)
+/* Row's moves replaced, /match/moves rewritten around them as Carrera would write it. */
+static void poke_moves(const char *path, uint64_t row, const char *text)
 {
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, H5T_VARIABLE);
-    H5Tset_cset(t, H5T_CSET_UTF8);
-    poke(path, row, column, t, &text);
-    H5Tclose(t);
+    h5read_set_moves(path, row, text);
 }
 
 static void poke_fixed(const char *path, uint64_t row, const char *column, size_t size,
@@ -403,9 +401,9 @@ static void set_match_attr(const char *path, const char *name, const char *value
     assert_true(H5Adelete(g, name) >= 0);
     if (value) {
         hid_t t = H5Tcopy(H5T_C_S1), sp = H5Screate(H5S_SCALAR);
-        H5Tset_size(t, H5T_VARIABLE);
+        H5Tset_size(t, strlen(value) + 1);
         hid_t a = H5Acreate2(g, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
-        assert_true(H5Awrite(a, t, &value) >= 0);
+        assert_true(H5Awrite(a, t, value) >= 0);
         H5Aclose(a);
         H5Sclose(sp);
         H5Tclose(t);
@@ -517,21 +515,21 @@ static void test_bad_files(void **state)
     poke_fixed(path, 2, "opening", FEN_MAX, "3qk3/8/8/8/8/8/8/8 w - - 0 1");
     refused(path, "bad.h5: row 2 of /match/games: opening \"3qk3/8/8/8/8/8/8/8 w - - 0 1\"");
     known_copy(path, sizeof path, "bad.h5");
-    poke_text(path, 1, "moves", "g1f1 e8e7 f1e1 e7e5 d1d8");
+    poke_moves(path, 1, "g1f1 e8e7 f1e1 e7e5 d1d8");
     refused(path, "bad.h5: row 1 of /match/games: turn 4 (\"e7e5\") is not a legal turn of "
                   "3r4/p3k2p/8/8/8/8/P6P/3RK3 b - - 3 2 under single rules");
     known_copy(path, sizeof path, "bad.h5");
-    poke_text(path, 0, "moves", "g1f3 %%garbage%%that-is-longer-than-a-turn");
+    poke_moves(path, 0, "g1f3 %%garbage%%that-is-longer-than-a-turn");
     refused(path, "row 0 of /match/games: turn 2 (\"%%garbage%%that-is-l...\") is not a legal");
     known_copy(path, sizeof path, "bad.h5");
-    poke_text(path, 2, "moves", "e1f1  e8f7");
+    poke_moves(path, 2, "e1f1  e8f7");
     refused(path, "row 2 of /match/games: turn 2 (\"\") is not a legal turn");
     known_copy(path, sizeof path, "bad.h5");
-    poke_text(path, 2, "moves", "e1f1 e8f7,f7g6");
+    poke_moves(path, 2, "e1f1 e8f7,f7g6");
     refused(path, "row 2 of /match/games: turn 2 (\"e8f7,f7g6\") is not a legal turn of "
                   "3qk3/8/8/8/8/8/8/5K2 b - - 1 1 under single rules");
     known_copy(path, sizeof path, "bad.h5");
-    poke_text(path, 2, "moves", "e1f1 e8f7");
+    poke_moves(path, 2, "e1f1 e8f7");
     refused(path, "row 2 of /match/games: the moves hold 2 turns, the plies column says 7");
     known_copy(path, sizeof path, "bad.h5");
     int8_t five = 5;

@@ -23,6 +23,7 @@
 #include <hdf5.h>
 
 #include "files.h"
+#include "h5read.h"
 #include "run.h"
 
 #if !defined(CARRERA_BIN) || !defined(CARRERA_PLOT_TUNING)
@@ -109,18 +110,11 @@ static void read_text(const char *path, const char *object, const char *name, ch
 {
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     assert_true(f >= 0);
-    hid_t a = H5Aopen_by_name(f, object, name, H5P_DEFAULT, H5P_DEFAULT);
-    if (a < 0)
-        fail_msg("%s: no attribute %s on %s", path, name, object);
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, H5T_VARIABLE);
-    H5Tset_cset(t, H5T_CSET_UTF8);
-    char *s = NULL;
-    assert_true(H5Aread(a, t, &s) >= 0);
-    snprintf(out, len, "%s", s);
-    H5free_memory(s);
-    H5Tclose(t);
-    H5Aclose(a);
+    hid_t o = H5Oopen(f, object, H5P_DEFAULT);
+    if (o < 0)
+        fail_msg("%s: no %s", path, object);
+    h5read_str(o, name, out, len);
+    H5Oclose(o);
     H5Fclose(f);
 }
 
@@ -453,6 +447,13 @@ static void test_regression_sources(void **state)
     read_text(out, "/tune/regression", "fit", fit, sizeof fit);
     read_text(iterated, "/tune/regression", "fit", own, sizeof own);
     assert_string_equal(fit, own);
+    /* a tune file of its own: its format and layout, no global heap in it or in the match's */
+    char format[32];
+    read_text(out, "/", "format", format, sizeof format);
+    assert_string_equal(format, "carrera-tune");
+    assert_true(read_number(out, "/", "format_version") == 2);
+    h5read_no_global_heap(out);
+    h5read_no_global_heap(iterated);
     assert_int_equal(r.status, strcmp(fit, "ok") == 0 ? 0 : 1);
     assert_true(read_number(out, "/tune/regression", "samples") ==
                 read_number(iterated, "/tune/regression", "samples"));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* What Carrera's HDF5 result files share (h5file.c): errors with HDF5's own words, types,
- * attributes, provenance, rows, the file access list, flushing, checked opening and replacing a
- * file by a completed copy. */
+/* What Carrera's HDF5 result files share (h5file.h): errors with HDF5's own words, types,
+ * attributes, provenance, rows, the file access list, flushing and replacing a file by a
+ * completed copy. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "h5file.h"
@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- errors ---- */
@@ -64,6 +63,12 @@ void h5file_quiet(void)
     h5_said.from_errno = false;
 }
 
+void h5file_forget(void)
+{
+    h5_said.text[0] = '\0';
+    h5_said.from_errno = false;
+}
+
 int h5file_fail(char *err, size_t errlen, const char *fmt, ...)
 {
     if (err && errlen) {
@@ -107,14 +112,39 @@ hid_t h5file_string_type(size_t size)
     return t;
 }
 
-hid_t h5file_vlen_string_type(void)
+/* The type of a text of len bytes as attributes and string datasets store it: fixed-length,
+ * NUL-terminated, UTF-8 (a configuration may hold any text), sized to the text (HDF5 has no string
+ * of size 0, so an empty text takes one byte). */
+static hid_t text_type(size_t len)
 {
-    hid_t t = H5Tcopy(H5T_C_S1);
-    if (t >= 0 && (H5Tset_size(t, H5T_VARIABLE) < 0 || H5Tset_cset(t, H5T_CSET_UTF8) < 0)) {
+    hid_t t = h5file_string_type(len + 1);
+    if (t >= 0 && H5Tset_cset(t, H5T_CSET_UTF8) < 0) {
         H5Tclose(t);
         return -1;
     }
     return t;
+}
+
+/* The longest of the n texts v (NULL counts as empty). */
+static size_t longest(const char *const *v, size_t n)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = v[i] ? strlen(v[i]) : 0;
+        m = k > m ? k : m;
+    }
+    return m;
+}
+
+/* The n texts v packed as an array of fixed-length strings of size bytes each (NUL-padded), as
+ * HDF5 reads and writes them. malloc'd, or NULL. */
+static char *pack_texts(const char *const *v, size_t n, size_t size)
+{
+    char *buf = calloc(n ? n : 1, size);
+    for (size_t i = 0; buf && i < n; i++)
+        if (v[i])
+            memcpy(buf + i * size, v[i], strlen(v[i]));
+    return buf;
 }
 
 hid_t h5file_compound(size_t size, const H5FileMember *m, int n, size_t str_size)
@@ -171,12 +201,13 @@ int h5file_put_f64(hid_t loc, const char *name, double v)
     return put_scalar(loc, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v);
 }
 
-/* Strings are variable-length UTF-8: h5py reads them as str, h5dump as text. */
+/* Texts are fixed-length strings sized to the text: no variable-length type, so no global heap
+ * in the file, which HDF5 would trust when it reads one (docs/result-files.md). */
 int h5file_put_str(hid_t loc, const char *name, const char *v)
 {
-    hid_t t = h5file_vlen_string_type();
     const char *p = v ? v : "";
-    int rc = t < 0 ? -1 : put_scalar(loc, name, t, t, &p);
+    hid_t t = text_type(strlen(p));
+    int rc = t < 0 ? -1 : put_scalar(loc, name, t, t, p);
     if (t >= 0)
         H5Tclose(t);
     return rc;
@@ -185,10 +216,12 @@ int h5file_put_str(hid_t loc, const char *name, const char *v)
 int h5file_put_strs(hid_t loc, const char *name, const char *const *v, size_t n)
 {
     hsize_t dim = n;
-    hid_t t = h5file_vlen_string_type();
+    size_t size = longest(v, n) + 1;
+    hid_t t = text_type(size - 1);
     hid_t s = H5Screate_simple(1, &dim, NULL);
-    const char *none = ""; /* HDF5 wants a buffer even for no element */
-    int rc = (t < 0 || s < 0) ? -1 : put_attr(loc, name, t, t, s, n ? (const void *)v : &none);
+    char *buf = pack_texts(v, n, size);
+    int rc = (t < 0 || s < 0 || !buf) ? -1 : put_attr(loc, name, t, t, s, buf);
+    free(buf);
     if (s >= 0)
         H5Sclose(s);
     if (t >= 0)
@@ -215,14 +248,32 @@ int h5file_put_array(hid_t loc, const char *name, hid_t file_type, hid_t mem_typ
 
 int h5file_put_str_array(hid_t loc, const char *name, const char *const *v, size_t n)
 {
-    hid_t t = h5file_vlen_string_type();
+    size_t size = longest(v, n) + 1;
+    hid_t t = text_type(size - 1);
+    char *buf = pack_texts(v, n, size);
     hsize_t dim = n;
-    int rc = t < 0 ? -1 : h5file_put_array(loc, name, t, t, 1, &dim, v);
+    int rc = t < 0 || !buf ? -1 : h5file_put_array(loc, name, t, t, 1, &dim, buf);
+    free(buf);
     if (t >= 0)
         H5Tclose(t);
     return rc;
 }
 
+/* The size of the file that holds loc, or 0 when unknown: no text in it is longer. */
+static uint64_t file_size_of(hid_t loc)
+{
+    hid_t f = H5Iget_file_id(loc);
+    hsize_t size = 0;
+    if (f < 0 || H5Fget_filesize(f, &size) < 0)
+        size = 0;
+    if (f >= 0)
+        H5Fclose(f);
+    return (uint64_t)size;
+}
+
+/* A fixed-length string attribute of a size the file can hold (a damaged size is not
+ * allocated); a variable-length one (layout 1 of the result files) does not convert to the
+ * fixed-length memory type, so HDF5 refuses to read it without looking at its heap. */
 char *h5file_get_str_alloc(hid_t loc, const char *name)
 {
     if (H5Aexists(loc, name) <= 0)
@@ -231,28 +282,18 @@ char *h5file_get_str_alloc(hid_t loc, const char *name)
     hid_t ft = a >= 0 ? H5Aget_type(a) : -1;
     hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
     char *out = NULL;
+    size_t size = ft >= 0 ? H5Tget_size(ft) : 0;
     if (ft >= 0 && sp >= 0 && H5Tget_class(ft) == H5T_STRING &&
-        H5Sget_simple_extent_npoints(sp) == 1) {
-        if (H5Tis_variable_str(ft) > 0) {
-            hid_t mt = h5file_vlen_string_type();
-            char *p = NULL;
-            if (mt >= 0 && H5Aread(a, mt, &p) >= 0 && p) {
-                out = strdup(p);
-                H5free_memory(p);
-            }
-            if (mt >= 0)
-                H5Tclose(mt);
-        } else {
-            size_t size = H5Tget_size(ft);
-            hid_t mt = h5file_string_type(size + 1);
-            out = calloc(size + 1, 1);
-            if (mt < 0 || !out || H5Aread(a, mt, out) < 0) {
-                free(out);
-                out = NULL;
-            }
-            if (mt >= 0)
-                H5Tclose(mt);
+        H5Sget_simple_extent_npoints(sp) == 1 && size > 0 && size <= file_size_of(loc)) {
+        /* HDF5 converts between strings of one character set only */
+        hid_t mt = h5file_string_type(size + 1);
+        out = calloc(size + 1, 1);
+        if (mt < 0 || !out || H5Tset_cset(mt, H5Tget_cset(ft)) < 0 || H5Aread(a, mt, out) < 0) {
+            free(out);
+            out = NULL;
         }
+        if (mt >= 0)
+            H5Tclose(mt);
     }
     if (sp >= 0)
         H5Sclose(sp);
@@ -605,51 +646,4 @@ int h5file_flush(hid_t file, const char *path, char *err, size_t errlen)
         fsync(*(int *)handle) != 0 && errno != EINVAL && errno != EROFS)
         return h5file_fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
     return 0;
-}
-
-hid_t h5file_open_checked(const char *path, const char *format, int version, const char *kind,
-                          H5Heap **heap, char *err, size_t errlen)
-{
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return h5file_fail(err, errlen, "cannot open the %s %s: %s", kind, path, strerror(errno));
-    if (!S_ISREG(st.st_mode))
-        return h5file_fail(err, errlen, "the %s %s is not a regular file", kind, path);
-    htri_t is = H5Fis_hdf5(path);
-    if (is == 0)
-        return h5file_fail(err, errlen, "%s is not an HDF5 file, so not a Carrera %s", path, kind);
-    if (is < 0)
-        return h5file_fail(err, errlen, "cannot read the %s %s", kind, path);
-    H5Heap *hp = h5heap_open(path, kind, err, errlen);
-    if (!hp)
-        return -1;
-    hid_t fa = h5file_file_access();
-    hid_t file = fa < 0 ? -1 : H5Fopen(path, H5F_ACC_RDONLY, fa);
-    if (fa >= 0)
-        H5Pclose(fa);
-    char have[64];
-    long long v = -1;
-    int rc = -1;
-    if (file < 0)
-        h5file_fail(err, errlen, "cannot open the %s %s (truncated or damaged?)", kind, path);
-    else if (h5file_get_str(file, "format", have, sizeof have) < 0)
-        h5file_fail(err, errlen, "%s is an HDF5 file but not a Carrera %s", path, kind);
-    else if (strcmp(have, format) != 0)
-        h5file_fail(err, errlen, "%s is an HDF5 file but not a Carrera %s (it is a %s file)", path,
-                    kind, have);
-    else if (h5file_get_int(file, "format_version", &v) < 0 || v != version)
-        h5file_fail(err, errlen, "%s: %s layout version %lld, this Carrera reads version %d", path,
-                    kind, v, version);
-    else
-        rc = 0;
-    if (rc == 0 && heap) {
-        *heap = hp;
-        return file;
-    }
-    h5heap_close(hp);
-    if (rc < 0 && file >= 0) {
-        H5Fclose(file);
-        file = -1;
-    }
-    return file;
 }

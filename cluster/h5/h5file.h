@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* What Carrera's HDF5 result files share (the perft result, perft_file.c; the match result,
  * match_file.c): messages that carry what HDF5 said about a failure, attributes and row types, the
- * provenance of a run, the file access list, flushing to disk, opening a checkpoint only after
- * checking what it is, and replacing a file by a completed copy. Internal to h5/, the only
- * folder that includes HDF5. Single-threaded: one thread of rank 0 writes result files. */
+ * provenance of a run, the file access list, flushing to disk, and replacing a file by a
+ * completed copy (what is checked before a file is trusted is in h5check.h). Internal to h5/, the
+ * only folder that includes HDF5. Single-threaded: one thread of rank 0 writes result files. */
 #ifndef CARRERA_H5FILE_H
 #define CARRERA_H5FILE_H
 
@@ -12,7 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "h5heap.h"
 #include "provenance.h"
 
 /* ---- errors ---- */
@@ -20,6 +19,9 @@
 /* Installs the capture of HDF5's error stack (silencing its printing on stderr) and forgets
  * earlier failures: called on entry to every public function of a result file. */
 void h5file_quiet(void);
+
+/* Forgets what HDF5 said about a failure that is expected (a message of one's own follows). */
+void h5file_forget(void);
 
 /* Writes the message to err, followed by what HDF5 (or the system under it) said about the
  * failure since h5file_quiet, if anything. Returns -1, for `return h5file_fail(...)`. */
@@ -33,9 +35,11 @@ void h5file_add_diff(char *buf, size_t len, const char *fmt, ...)
 
 /* ---- types ---- */
 
-/* A fixed-length, NUL-terminated string type of size bytes; a variable-length UTF-8 one. */
+/* A fixed-length, NUL-terminated string type of size bytes. Every text of a result file is
+ * fixed-length: a variable-length one would put a global heap in the file, whose lengths and
+ * references HDF5 1.10 trusts when it reads them (a damaged one crashes it or makes it allocate
+ * gigabytes), so no file Carrera writes has one. */
 hid_t h5file_string_type(size_t size);
-hid_t h5file_vlen_string_type(void);
 
 typedef struct H5FileMember {
     const char *name;
@@ -49,13 +53,13 @@ hid_t h5file_compound(size_t size, const H5FileMember *m, int n, size_t str_size
 
 /* ---- attributes ---- */
 
-/* Each creates (or replaces) a scalar attribute; strings are variable-length UTF-8 (h5py reads
- * them as str). Return 0 or -1. */
+/* Each creates (or replaces) a scalar attribute; a string is fixed-length UTF-8 of its own size
+ * plus a NUL (h5py reads it as bytes). Return 0 or -1. */
 int h5file_put_i32(hid_t loc, const char *name, int32_t v);
 int h5file_put_u64(hid_t loc, const char *name, uint64_t v);
 int h5file_put_f64(hid_t loc, const char *name, double v);
 int h5file_put_str(hid_t loc, const char *name, const char *v);
-/* A one-dimensional attribute of n strings. */
+/* A one-dimensional attribute of n strings, each of the size of the longest plus a NUL. */
 int h5file_put_strs(hid_t loc, const char *name, const char *const *v, size_t n);
 
 /* ---- datasets ---- */
@@ -64,15 +68,17 @@ int h5file_put_strs(hid_t loc, const char *name, const char *const *v, size_t n)
  * H5T_STD_I32LE, ...). Returns 0 or -1. */
 int h5file_put_array(hid_t loc, const char *name, hid_t file_type, hid_t mem_type, int rank,
                      const hsize_t *dims, const void *data);
-/* A one-dimensional dataset of n variable-length UTF-8 strings. Returns 0 or -1. */
+/* A one-dimensional dataset of n fixed-length UTF-8 strings, each of the size of the longest
+ * plus a NUL. Returns 0 or -1. */
 int h5file_put_str_array(hid_t loc, const char *name, const char *const *v, size_t n);
 
-/* Read a scalar attribute: a string (variable or fixed length) into out, cut to outlen, an
- * integer. Return 0, or -1 when it is missing or of another class. */
+/* Read a scalar attribute: a fixed-length string into out, cut to outlen, an integer. Return 0,
+ * or -1 when it is missing, of another class or a variable-length string (layout 1). */
 int h5file_get_str(hid_t loc, const char *name, char *out, size_t outlen);
 int h5file_get_int(hid_t loc, const char *name, long long *out);
 int h5file_get_u64(hid_t loc, const char *name, uint64_t *out);
-/* A string attribute of any length, malloc'd (free it), or NULL when missing. */
+/* A fixed-length string attribute of any length the file can hold, malloc'd (free it), or NULL
+ * when missing or unreadable. */
 char *h5file_get_str_alloc(hid_t loc, const char *name);
 
 /* The provenance of one run (version, revision, compiler, flags, ranks, threads, hosts,
@@ -109,15 +115,6 @@ hid_t h5file_file_access(void);
 /* H5Fflush, then fsync: a flushed record survives the node too. Returns 0, or -1 with a message
  * naming path. */
 int h5file_flush(hid_t file, const char *path, char *err, size_t errlen);
-
-/* Opens the checkpoint at path read-only after checking that it is a regular file, HDF5, with
- * a global heap that adds up (h5heap.h), of root attribute format = format and format_version
- * = version; kind names such files in messages ("checkpoint": "... is not a Carrera
- * checkpoint"). Returns the file, or -1 with a message. When heap is not NULL, *heap receives
- * the file's heap (close it with h5heap_close), to check rows with strings before reading
- * them. */
-hid_t h5file_open_checked(const char *path, const char *format, int version, const char *kind,
-                          H5Heap **heap, char *err, size_t errlen);
 
 /* Every change to a result file other than an append (a resume recorded, the results written)
  * is made in a copy that then replaces it, so that a kill leaves the file as it was or as it

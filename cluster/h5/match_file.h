@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The result file of `carrera match`, in HDF5 (README "Result files (HDF5)" gives the layout):
+/* The result file of `carrera match`, in HDF5 (docs/result-files.md gives the layout):
  * written only by rank 0, it is at once the checkpoint (every finished pair of games is appended
  * and flushed as it comes in) and the result (summary attributes at the end). A killed match
  * resumes from it without replaying a finished pair. */
@@ -17,7 +17,7 @@
 #include "tune.h"
 
 /* Version of the layout, stored in the file; a file of another layout version is refused. */
-#define MATCH_FILE_FORMAT_VERSION 1
+#define MATCH_FILE_FORMAT_VERSION 2
 
 /* What the match is, and the provenance of this run. The file's configuration text is cfg->text
  * (prov->config is not used): a resume must present the same text. */

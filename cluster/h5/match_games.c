@@ -1,83 +1,83 @@
 /* SPDX-License-Identifier: MIT */
 /* The games of match result files read for the regression (match_games.h): /match/games in
- * batches of rows, each row's texts checked against the file's heap before HDF5 reads them. */
+ * batches of rows, each row's moves checked against /match/moves before they are read
+ * (match_rows.h). */
 #include "match_games.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "errmsg.h"
+#include "h5check.h"
 #include "h5file.h"
 #include "match_file.h"
-#include "position.h"
-
-/* match_file.c's mark of a match result (root attribute "format"), and its termination
- * column. */
-#define FORMAT_NAME     "carrera-match"
-#define TERMINATION_MAX 32
+#include "match_rows.h"
 
 /* Rows read per HDF5 call: bounded memory whatever the file. */
 #define BATCH_ROWS 256
 
-#if H5_VERSION_GE(1, 12, 0)
-#define reclaim_vlen H5Treclaim
-#else
-#define reclaim_vlen H5Dvlen_reclaim
-#endif
-
-/* The columns of a /match/games row that are read; HDF5 picks them out of the file's row by
- * name. */
-typedef struct Row {
-    char opening[FEN_MAX];
-    int8_t result; /* for White */
-    uint32_t plies;
-    char termination[TERMINATION_MAX];
-    char *moves;
-} Row;
-
-static hid_t row_type(void)
+/* Whether row is what a match killed while appending a pair leaves: HDF5's fill values. */
+static bool empty_row(const GameRow *r)
 {
-    hid_t fen = h5file_string_type(FEN_MAX);
-    hid_t term = h5file_string_type(TERMINATION_MAX);
-    hid_t vs = h5file_vlen_string_type();
-    hid_t t = -1;
-    if (fen >= 0 && term >= 0 && vs >= 0) {
-        const H5FileMember m[] = {
-            { "opening", offsetof(Row, opening), fen },
-            { "result", offsetof(Row, result), H5T_NATIVE_INT8 },
-            { "plies", offsetof(Row, plies), H5T_NATIVE_UINT32 },
-            { "termination", offsetof(Row, termination), term },
-            { "moves", offsetof(Row, moves), vs },
-        };
-        t = h5file_compound(sizeof(Row), m, (int)(sizeof m / sizeof m[0]), 0);
-    }
-    hid_t parts[] = { fen, term, vs };
-    for (int i = 0; i < 3; i++)
-        if (parts[i] >= 0)
-            H5Tclose(parts[i]);
-    return t;
+    return r->game == 0 && r->opening[0] == '\0' && r->moves_length == 0;
 }
 
-/* Whether row is what a match killed while appending a pair leaves: no text at all. */
-static bool empty_row(const Row *r) { return !r->moves && r->opening[0] == '\0'; }
+/* Samples row r (row i of the file) into d, its moves beginning at *at (then where they end);
+ * torn: r is in the last pair, which a kill may have cut short. */
+static int add_row(RegressionData *d, const char *path, MatchMoves *mv, const GameRow *r,
+                   uint64_t i, bool torn, uint64_t *at, char *err, size_t errlen)
+{
+    const char *why = NULL;
+    if (!memchr(r->opening, '\0', sizeof r->opening))
+        why = "the opening is not a string";
+    else if (!memchr(r->termination, '\0', sizeof r->termination))
+        why = "the termination is not a string";
+    else
+        why = match_rows_moves_read(mv, r, *at);
+    if (why)
+        return errmsg_fail(
+            err, errlen, "%s: row %llu of /match/games: %s%s", path, (unsigned long long)i, why,
+            torn ? " (a match killed while writing it? resuming it repairs the file)" : "");
+    *at += r->moves_length;
+    RegressionGame g = { .path = path,
+                         .row = i,
+                         .opening = r->opening,
+                         .result = r->result,
+                         .plies = r->plies,
+                         .termination = r->termination,
+                         .moves = mv->text };
+    return regression_add_game(d, &g, err, errlen);
+}
 
-/* Reads the games of the open /match/games dataset, its texts checked first in heap. */
-static int read_rows(RegressionData *d, const char *path, const H5Heap *heap, hid_t games,
-                     char *err, size_t errlen)
+/* Reads the games of the open /match/games dataset, their moves checked and read from
+ * /match/moves. */
+static int read_rows(RegressionData *d, const char *path, hid_t file, hid_t games, char *err,
+                     size_t errlen)
 {
     const long long rows = h5file_table_rows(games);
-    hid_t mt = row_type();
-    Row *batch = malloc(BATCH_ROWS * sizeof *batch);
+    hid_t mt = match_rows_type();
+    GameRow *batch = malloc(BATCH_ROWS * sizeof *batch);
+    MatchMoves mv;
+    bool moves = match_rows_moves_open(&mv, file) == 0;
     int rc = 0;
     /* the first row of the last pair: the only one a kill can leave torn */
     const uint64_t n = rows > 0 ? (uint64_t)rows : 0, last_pair = n ? (n - 1) / 2 * 2 : 0;
-    const int64_t good = rows >= 0 ? h5heap_first_bad_row(heap, games, n) : -1;
-    if (good < 0 || mt < 0 || !batch)
-        rc = h5file_fail(err, errlen, "%s: cannot read /match/games", path);
+    uint64_t at = 0;
+    if (rows < 0 || mt < 0 || !batch || !moves)
+        rc = h5file_fail(err, errlen, "%s: cannot read /match/games and /match/moves", path);
+    else if (!h5check_stored_as(games, mt))
+        rc = h5file_fail(err, errlen, "%s: /match/games is not stored as Carrera stores it", path);
     for (uint64_t start = 0; start < n && rc == 0; start += BATCH_ROWS) {
         const size_t cnt = (size_t)(n - start < BATCH_ROWS ? n - start : BATCH_ROWS);
         memset(batch, 0, cnt * sizeof *batch);
-        if ((uint64_t)good < start + cnt || h5file_read_rows(games, mt, start, cnt, batch) < 0) {
+        if (!h5check_chunks_whole(games, start, cnt)) {
+            rc = h5file_fail(
+                err, errlen,
+                "%s: row %llu of /match/games: a damaged chunk of /match/games holds it", path,
+                (unsigned long long)start);
+            break;
+        }
+        if (h5file_read_rows(games, mt, start, cnt, batch) < 0) {
             rc =
                 h5file_fail(err, errlen,
                             "%s: cannot read rows %llu to %llu of /match/games (a match killed "
@@ -87,39 +87,19 @@ static int read_rows(RegressionData *d, const char *path, const H5Heap *heap, hi
         }
         for (size_t i = 0; i < cnt && rc == 0; i++) {
             const uint64_t row = start + i;
-            const Row *r = &batch[i];
-            RegressionGame g = { .path = path,
-                                 .row = row,
-                                 .opening = r->opening,
-                                 .result = r->result,
-                                 .plies = r->plies,
-                                 .termination = r->termination,
-                                 .moves = r->moves };
-            if (empty_row(r) && row >= last_pair)
+            if (empty_row(&batch[i]) && row >= last_pair)
                 d->dropped++;
-            else if (!r->moves || !memchr(r->opening, '\0', sizeof r->opening))
-                rc = errmsg_fail(err, errlen, "%s: row %llu of /match/games: a missing text", path,
-                                 (unsigned long long)row);
-            else if (!memchr(r->termination, '\0', sizeof r->termination))
-                rc = errmsg_fail(err, errlen,
-                                 "%s: row %llu of /match/games: the termination is not a string",
-                                 path, (unsigned long long)row);
             else
-                rc = regression_add_game(d, &g, err, errlen);
-        }
-        hsize_t dim = cnt;
-        hid_t sp = H5Screate_simple(1, &dim, NULL);
-        if (sp >= 0) {
-            reclaim_vlen(mt, sp, H5P_DEFAULT, batch);
-            H5Sclose(sp);
+                rc = add_row(d, path, &mv, &batch[i], row, row >= last_pair, &at, err, errlen);
         }
     }
     free(batch);
+    if (moves)
+        match_rows_moves_close(&mv);
     if (mt >= 0)
         H5Tclose(mt);
     return rc;
 }
-
 /* The variant and rules of the match in file, for the samples. */
 static int read_match(RegressionData *d, const char *path, hid_t match, char *err, size_t errlen)
 {
@@ -133,9 +113,9 @@ static int read_match(RegressionData *d, const char *path, hid_t match, char *er
 
 static int read_file(RegressionData *d, const char *path, char *err, size_t errlen)
 {
-    H5Heap *heap = NULL;
-    hid_t file = h5file_open_checked(path, FORMAT_NAME, MATCH_FILE_FORMAT_VERSION, "match result",
-                                     &heap, err, errlen);
+    static const H5CheckKind kind = { MATCH_ROWS_FORMAT, "match", MATCH_FILE_FORMAT_VERSION,
+                                      "match result", "read it" };
+    hid_t file = h5check_open(path, &kind, err, errlen);
     if (file < 0)
         return -1;
     int rc = 0;
@@ -148,13 +128,12 @@ static int read_file(RegressionData *d, const char *path, char *err, size_t errl
     if (rc == 0)
         rc = read_match(d, path, match, err, errlen);
     if (rc == 0)
-        rc = read_rows(d, path, heap, games, err, errlen);
+        rc = read_rows(d, path, file, games, err, errlen);
     if (games >= 0)
         H5Dclose(games);
     if (match >= 0)
         H5Gclose(match);
     H5Fclose(file);
-    h5heap_close(heap);
     return rc;
 }
 

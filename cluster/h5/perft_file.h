@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The result file of a distributed perft, in HDF5 (README "Result files (HDF5)" gives the
+/* The result file of a distributed perft, in HDF5 (docs/result-files.md gives the
  * layout): written only by rank 0, it is at once the checkpoint (every finished unit is written
  * to it as it comes in) and the result (the total, the divide, statistics and provenance at the
- * end). A killed job resumes from it. The only file of Carrera that calls HDF5. */
+ * end). A killed job resumes from it. */
 #ifndef CARRERA_PERFT_FILE_H
 #define CARRERA_PERFT_FILE_H
 
@@ -16,7 +16,7 @@
 #include "split.h"
 
 /* Version of the layout, stored in the file; a file of another layout version is refused. */
-#define H5_FORMAT_VERSION 1
+#define H5_FORMAT_VERSION 2
 
 /* What the job is: the facts a checkpoint must share with the job that resumes it, and the
  * provenance of this run. */

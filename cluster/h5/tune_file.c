@@ -21,7 +21,8 @@ int tune_file_create(const char *path, const Provenance *prov, const Tuner *t,
         H5Pclose(fa);
     if (f < 0)
         return h5file_fail(err, errlen, "cannot create %s", path);
-    int rc = h5file_put_str(f, "format", "carrera tune");
+    int rc = h5file_put_str(f, "format", "carrera-tune");
+    rc |= h5file_put_i32(f, "format_version", TUNE_FILE_FORMAT_VERSION);
     rc |= h5file_put_provenance(f, prov);
     rc |= h5file_put_str_array(f, "sources", sources, (size_t)n_sources);
     rc |= tune_group_write(f, t);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The result file of `carrera tune` when it plays no games (a regression over earlier result
- * files, README "Tune result files"): provenance on the root, the sources' paths and the /tune
- * group (tune_group.h). */
+ * files, docs/result-files.md): format "carrera-tune", provenance on the root, the sources' paths
+ * and the /tune group (tune_group.h). */
 #ifndef CARRERA_TUNE_FILE_H
 #define CARRERA_TUNE_FILE_H
 
@@ -9,6 +9,10 @@
 
 #include "provenance.h"
 #include "tune.h"
+
+/* Version of the layout, stored in the file as format_version. Layout 1 (format "carrera tune",
+ * no version) had variable-length strings. */
+#define TUNE_FILE_FORMAT_VERSION 2
 
 /* Writes the file at path: refuses an existing file. Returns 0, or -1 with a message; no
  * partial file is left. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The group /tune of a tune run's result file (README "Tune result files"): the method's
+/* The group /tune of a tune run's result file (docs/result-files.md): the method's
  * configuration, every iteration (imbalance: the values played and measured; SPSA: theta, the
  * perturbation and the result), the final values with intervals and covariance, and the
  * regression's. Written by rank 0 after every stage and at the end, replacing what was there.

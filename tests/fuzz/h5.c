@@ -4,15 +4,17 @@
  *   even: a distributed perft's checkpoint, opened with perft_file_open_resume for the job of the
  * seeds (chess start, depth 6, single turns); when it is accepted, every unit's position is read as
  * a worker reads it, every unit not yet counted is recorded and the result finished, as the rest of
- * a resumed run would; odd:  a match's checkpoint, opened with match_file_open_resume for the match
- * of tests/fuzz/h5match.ini. The seeds in tests/fuzz/corpus/h5/ are files the programs wrote
- * (finished, killed mid-run, resumed and killed again), so the mutations start from real layouts. A
- * file is accepted or refused with a message, never anything else. */
+ * a resumed run would; odd: a match's result file, its games read by the regression's reader
+ * (match_games_sample) and then resumed with match_file_open_resume for the match of
+ * tests/fuzz/h5match.ini. The seeds in tests/fuzz/corpus/h5/ are files the programs wrote
+ * (tests/fuzz/seed-h5: finished, killed mid-run, resumed and killed again), so the mutations start
+ * from real layouts. A file is accepted or refused with a message, never anything else. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "fuzz.h"
 #include "match_file.h"
+#include "match_games.h"
 #include "perft_file.h"
 #include "split.h"
 
@@ -70,8 +72,14 @@ static void resume_perft(const char *path, const Provenance *prov)
 static void resume_match(const char *path, const Provenance *prov, const MatchConfig *cfg)
 {
     const MatchFileInfo info = { .cfg = cfg, .prov = prov };
-    MatchFileDone done;
+    RegressionData d;
     char err[1024] = "";
+    if (match_games_sample((const char *const[]){ path }, 1, 0, &d, err, sizeof err) == 0)
+        regression_free(&d);
+    else
+        require_message(err);
+    err[0] = '\0';
+    MatchFileDone done;
     MatchFile *h = match_file_open_resume(path, &info, &done, err, sizeof err);
     if (!h) {
         require_message(err);
