@@ -42,27 +42,6 @@ static PieceType type_of_letter(const Variant *v, char upper)
     return NO_TYPE;
 }
 
-/* The king's file in the variant's start array: fixed-array variants castle only from there. */
-static int start_king_file(const Variant *v)
-{
-    const char *rank1 = strrchr(v->start_fen, '/');
-    int file = 0;
-    for (const char *c = rank1 ? rank1 + 1 : v->start_fen; *c && *c != ' '; c++) {
-        if (isdigit((unsigned char)*c)) {
-            int n = 0;
-            while (isdigit((unsigned char)*c))
-                n = n * 10 + (*c++ - '0');
-            file += n;
-            c--;
-        } else if (*c == 'K') {
-            return file;
-        } else {
-            file++;
-        }
-    }
-    return -1;
-}
-
 static int parse_board(Setup *s, const Variant *v, Field f, char *err, size_t errlen)
 {
     int rank = RANKS - 1, file = 0;
@@ -169,7 +148,7 @@ static int parse_castling(Setup *s, Field f, char *err, size_t errlen)
     s->castling_text = FEN_CASTLING_KQ;
     if (field_is(f, "-"))
         return 0;
-    const int fixed_king_file = v->castle960 ? -1 : start_king_file(v);
+    const int fixed_king_file = v->castle960 ? -1 : variant_start_king_file(v);
     for (int i = 0; i < f.len; i++) {
         char c = f.p[i], upper = (char)toupper((unsigned char)c);
         int color = isupper((unsigned char)c) ? WHITE : BLACK;

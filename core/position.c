@@ -4,8 +4,10 @@
 #include "position.h"
 
 #include "board.h"
+#include "errmsg.h"
 #include "zobrist.h"
 
+#include <assert.h>
 #include <pthread.h>
 
 /* pthread_once rather than C11's call_once: the same guarantee, but ThreadSanitizer models it;
@@ -21,6 +23,22 @@ static void init_tables_once(void)
 
 static bool wide(const Position *p) { return p->variant->files == 10; }
 
+/* Debug builds check every position built (with its castling data) or made (position_is_ok
+ * with the rules unknown) and report a broken one on stderr before the assertion stops the
+ * program. */
+#ifdef NDEBUG
+#define ASSERT_POSITION_OK(p, data) ((void)0)
+#else
+static bool ok_or_report(const Position *p, bool data)
+{
+    return wide(p) ? board_ok_or_report_10(&p->u.b10.board, &p->u.b10.castling, p->variant, NULL,
+                                           false, data)
+                   : board_ok_or_report_8(&p->u.b8.board, &p->u.b8.castling, p->variant, NULL,
+                                          false, data);
+}
+#define ASSERT_POSITION_OK(p, data) assert(ok_or_report(p, data))
+#endif
+
 void position_from_setup(Position *p, const Setup *s)
 {
     pthread_once(&tables_once, init_tables_once);
@@ -30,6 +48,7 @@ void position_from_setup(Position *p, const Setup *s)
         board_build_10(&p->u.b10.board, &p->u.b10.castling, s);
     else
         board_build_8(&p->u.b8.board, &p->u.b8.castling, s);
+    ASSERT_POSITION_OK(p, true);
 }
 
 void position_to_setup(const Position *p, Setup *s)
@@ -71,6 +90,7 @@ void position_make(const Position *p, Move m, Position *out)
             out->u.b8.castling = p->u.b8.castling;
         board_make_8(&p->u.b8.board, &p->u.b8.castling, m, &out->u.b8.board);
     }
+    ASSERT_POSITION_OK(out, false);
 }
 
 void position_make_null(const Position *p, Position *out)
@@ -81,6 +101,7 @@ void position_make_null(const Position *p, Position *out)
         board_make_null_10(&p->u.b10.board, &out->u.b10.board);
     else
         board_make_null_8(&p->u.b8.board, &out->u.b8.board);
+    ASSERT_POSITION_OK(out, false);
 }
 
 int position_see(const Position *p, Move m, const int *values)
@@ -113,4 +134,16 @@ uint64_t perft(const Position *p, int depth)
 {
     return wide(p) ? board_perft_10(&p->u.b10.board, &p->u.b10.castling, p->variant, depth)
                    : board_perft_8(&p->u.b8.board, &p->u.b8.castling, p->variant, depth);
+}
+
+bool position_is_ok(const Position *p, const Rules *r, char *why, size_t whylen)
+{
+    if (!p->variant || (p->variant->files != 8 && p->variant->files != 10)) {
+        errmsg_set(why, whylen, "the position has no variant of 8 or 10 files");
+        return false;
+    }
+    return wide(p) ? board_is_ok_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, r != NULL,
+                                    why, whylen)
+                   : board_is_ok_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, r != NULL, why,
+                                   whylen);
 }

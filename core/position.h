@@ -6,6 +6,7 @@
 #ifndef CARRERA_POSITION_H
 #define CARRERA_POSITION_H
 
+#include "rules.h"
 #include "setup.h"
 
 /* Everything about castling that stays fixed for a game: computed once from the setup.
@@ -99,6 +100,23 @@ static inline uint64_t position_key(const Position *p) { return (uint64_t)positi
 
 /* Zobrist key of the position computed from scratch (a check of the incremental key). */
 u128 position_key_slow(const Position *p);
+
+/* Verifies the whole internal state of p from scratch, as Stockfish's pos_is_ok: the piece
+ * types' and colours' bitboards against each other (no square on two) and against the mailbox,
+ * only pieces the variant has, at most one king per side on its recorded square, no pawn on a
+ * back rank, each castling right against its king and rook on their squares and the castling
+ * geometry against the variant (classic arrays: from the start squares; chess960 and
+ * caparandom: the rook on its side of the king), each en passant square behind a pawn of the
+ * side not to move that can just have double-stepped, the side to move, the fullmove number,
+ * and the incremental Zobrist key against the one computed from scratch.
+ * r: the rules of the game when p stands between turns, which adds what those rules guarantee
+ * there: at most rules_max_ep(r) en passant squares, a passed pawn's start square empty under
+ * single movements, and except in Galvin's game a king per side and the side not to move out
+ * of check. NULL when the rules are unknown: only what every rule set guarantees, within a turn
+ * as well (what position_make gives after a first movement). Returns true, or false with the
+ * first broken invariant found described in why (when why is not NULL). Debug builds assert
+ * this after every movement and turn made; Release builds (NDEBUG) never call it. */
+bool position_is_ok(const Position *p, const Rules *r, char *why, size_t whylen);
 
 /* Number of legal move paths of length depth; bulk-counts the last ply. */
 uint64_t perft(const Position *p, int depth);

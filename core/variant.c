@@ -2,6 +2,7 @@
 /* The table of supported variants (RULES.md sections 1-3): read-only data, looked up by name. */
 #include "variant.h"
 
+#include <ctype.h>
 #include <string.h>
 
 /* Piece letters, indexed by PieceType: NO_TYPE P N B R A C Q K. */
@@ -113,4 +114,24 @@ const Variant *const *variant_all(int *count)
 {
     *count = (int)(sizeof ALL / sizeof ALL[0]);
     return ALL;
+}
+
+int variant_start_king_file(const Variant *v)
+{
+    const char *rank1 = strrchr(v->start_fen, '/');
+    int file = 0;
+    for (const char *c = rank1 ? rank1 + 1 : v->start_fen; *c && *c != ' '; c++) {
+        if (isdigit((unsigned char)*c)) {
+            int n = 0;
+            while (isdigit((unsigned char)*c))
+                n = n * 10 + (*c++ - '0');
+            file += n;
+            c--;
+        } else if (*c == 'K') {
+            return file;
+        } else {
+            file++;
+        }
+    }
+    return -1;
 }

@@ -29,6 +29,10 @@ const Variant *variant_by_name(const char *name);
 /* All variants, in a fixed order; *count receives their number. */
 const Variant *const *variant_all(int *count);
 
+/* The king's file in the variant's start array (fixed-array variants castle only from there;
+ * chess960 and caparandom: that of the standard array), or -1 when it has no White king. */
+int variant_start_king_file(const Variant *v);
+
 /* The upper-case letter of a piece type in a variant, '\0' when the variant lacks it. */
 static inline char variant_letter(const Variant *v, PieceType t) { return v->letters[t]; }
 

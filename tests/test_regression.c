@@ -31,7 +31,7 @@
 #include "match_games.h"
 #include "rng.h"
 #include "setup.h"
-#include "tune_stats.h"
+#include "tune_regression.h"
 #include "turn.h"
 #include "variant.h"
 #include "split.h"

@@ -2,7 +2,7 @@
 /* The data of the regression method of `carrera tune`: recorded games (match result files hold
  * them; h5/match_games.h reads them into this) replayed from their openings, and White's material
  * minus Black's at each quiet, stable material state of every game, with the game's result
- * (TuneSample rows for tune_regression_fit, core/tune_stats.h). */
+ * (TuneSample rows for tune_regression_fit, core/tune_regression.h). */
 #ifndef CARRERA_REGRESSION_H
 #define CARRERA_REGRESSION_H
 
@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "rules.h"
-#include "tune_stats.h"
+#include "tune_regression.h"
 #include "variant.h"
 
 /* A position is sampled only when the positions this many turns before and after it (within the

@@ -3,9 +3,9 @@
  * which). The games are `carrera match`'s (MPI, PGN, result file, resume); what this adds is the
  * Tuner, which the match consults between its stages:
  * - imbalance: a stage is one material-odds match over every imbalance; its pair counts are
- *   fitted at once (core/tune_stats.c) and, when more iterations are asked for, the next stage's
- *   engine plays with the values just measured, until the values it plays with lie within the
- *   95 % intervals of the values measured with them;
+ *   fitted at once (core/tune_imbalance.c) and, when more iterations are asked for, the next
+ *   stage's engine plays with the values just measured, until the values it plays with lie
+ *   within the 95 % intervals of the values measured with them;
  * - spsa: a stage is one SPSA iteration, player 1 playing theta + c delta and player 2
  *   theta - c delta, its result moving theta;
  * - regression: one stage, the match as configured; the values come from its recorded games.
@@ -19,8 +19,10 @@
 
 #include "match_config.h"
 #include "regression.h"
+#include "spsa.h"
 #include "stats.h"
-#include "tune_stats.h"
+#include "tune_imbalance.h"
+#include "tune_regression.h"
 
 /* The fit of one material-odds match (one iteration of the imbalance method). */
 typedef struct TuneFit {

@@ -22,6 +22,10 @@
     bool board_in_check_##SUFFIX(const Board##N *b);                                               \
     int board_checkers_##SUFFIX(const Board##N *b, int *squares);                                  \
     u128 board_key_slow_##SUFFIX(const Board##N *b);                                               \
+    bool board_is_ok_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,           \
+                              const Rules *r, bool boundary, char *why, size_t whylen);            \
+    bool board_ok_or_report_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,    \
+                                     const Rules *r, bool boundary, bool data);                    \
     uint64_t board_perft_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,       \
                                   int d);                                                          \
     bool board_turns_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,           \
