@@ -224,7 +224,7 @@ static int parse_ep_square(Setup *s, const Rules *r, Field f, char *err, size_t 
     return rank * v->files + file;
 }
 
-/* '-' or up to rules_max_ep(r) squares separated by commas (RULES.md 4.7). */
+/* '-' or up to rules_max_ep(r) squares separated by commas (docs/rules.md 4.7). */
 static int parse_ep(Setup *s, const Rules *r, Field f, char *err, size_t errlen)
 {
     s->ep[0] = s->ep[1] = NO_SQUARE;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A game being played: its turns, the keys of the positions at its turn boundaries, and the
- * rule-based ends of RULES.md (sections 3, 4.1 rules 5 and 9, 4.3, 4.5, 5) decided from them. */
+ * rule-based ends of docs/rules.md (sections 3, 4.1 rules 5 and 9, 4.3, 4.5, 5) decided from them.
+ */
 #include "game.h"
 
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* A game being played: the position, every turn played, and the keys of every position reached
- * at a turn boundary, so that the rule-based ends of RULES.md (checkmate, stalemate, Galvin's king
- * capture, threefold repetition, the 50-move rule, insufficient material) can be decided. Used by
- * the UCI front end (repetition history for the search) and by anything that referees games. */
+ * at a turn boundary, so that the rule-based ends of docs/rules.md (checkmate, stalemate, Galvin's
+ * king capture, threefold repetition, the 50-move rule, insufficient material) can be decided. Used
+ * by the UCI front end (repetition history for the search) and by anything that referees games. */
 #ifndef CARRERA_GAME_H
 #define CARRERA_GAME_H
 
@@ -57,7 +57,7 @@ Termination game_status(const Game *g, int *winner);
  * same side to move, since the last capture or pawn movement. */
 int game_repetitions(const Game *g);
 
-/* Whether neither side can ever mate (RULES.md 3): K v K, K+B v K, K+N v K, and kings with
+/* Whether neither side can ever mate (docs/rules.md 3): K v K, K+B v K, K+N v K, and kings with
  * bishops all on squares of one colour. Never true in Galvin's game (kings are captured, not
  * mated). K+A v K and K+C v K are not draws. */
 bool position_insufficient_material(const Position *p, const Rules *r);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Material imbalances for measuring piece values by self-play (../shared/STATISTICS.md,
+/* Material imbalances for measuring piece values by self-play (docs/statistics.md,
  * "Imbalance tests", H.G. Muller's method): both sides start from the same array, then one side's
  * material is changed. An imbalance "X:Y" gives the side under test the pieces X where the other
  * side has Y instead ("Q:A": Queen against Archbishop, "A:RN": Archbishop against Rook and

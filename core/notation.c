@@ -88,7 +88,7 @@ static void san_body(const Setup *s, Move m, const Move *cand, int n, char out[S
 /* The suffix of a movement that ends a turn, judged on the position at the next boundary: #
  * when the side to move is in check and no first movement the rule set allows parries it. That
  * is "no complete turn", except under classic and balanced Marseillais, where a parrying first
- * movement with no second movement after it is stalemate (RULES.md 4.1 rules 4 and 5). */
+ * movement with no second movement after it is stalemate (docs/rules.md 4.1 rules 4 and 5). */
 static const char *check_suffix(const Position *after, const Rules *r)
 {
     if (r->turns == TURNS_GALVIN || !position_in_check(after))

@@ -15,7 +15,7 @@
  *     the rule set allows parries the check (for Extra Move chess a pawn's double step does not
  *     count). That is "no complete turn", except that under classic and balanced Marseillais a
  *     parrying first movement with no second movement after it is stalemate, written +
- *     (RULES.md 4.1 rules 4-5). A first movement followed by a second never carries a suffix:
+ *     (docs/rules.md 4.1 rules 4-5). A first movement followed by a second never carries a suffix:
  *     had it given check, the turn would have ended. Galvin's game has no check and writes no
  *     suffix (the king is simply captured: Qxe8).
  * "Possible in the same place of the turn" means: among the first movements of the complete

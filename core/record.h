@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Game records: a sequence of turns from a start position as one line of text, in the source
- * notation of double-move chess (RULES.md 4.1 rule 7) and in ordinary SAN move text.
+ * notation of double-move chess (docs/rules.md 4.1 rule 7) and in ordinary SAN move text.
  *
  *   double-move rule sets:  1.e4/Nf3//e5/Nc6 2.d4/d5//Bb4+
  *   single-move chess:      1.e4 e5 2.Nf3 Nc6

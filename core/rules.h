@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The choice of turn rules (RULES.md section 4): plain data shared by the FEN reader, the fast
+/* The choice of turn rules (docs/rules.md section 4): plain data shared by the FEN reader, the fast
  * core and the command line. The turn logic itself is in turn.h. */
 #ifndef CARRERA_RULES_H
 #define CARRERA_RULES_H
@@ -40,7 +40,7 @@ static inline bool rules_balanced(const Rules *r)
            r->turns == TURNS_EXTRAMOVE;
 }
 
-/* How many en passant squares a position at a turn boundary may carry (RULES.md 4.7). */
+/* How many en passant squares a position at a turn boundary may carry (docs/rules.md 4.7). */
 static inline int rules_max_ep(const Rules *r)
 {
     if (r->turns == TURNS_GALVIN)

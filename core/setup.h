@@ -21,7 +21,7 @@ typedef struct Setup {
      * [color][0] queen side (rook on a lower file than the king), [color][1] king side. */
     int castle_rook[2][2];
     /* En passant target squares as written in the FEN, NO_SQUARE where unused. Ordinary chess has
-     * at most one; classic Marseillais up to two (RULES.md 4.7), written "e3,g3". */
+     * at most one; classic Marseillais up to two (docs/rules.md 4.7), written "e3,g3". */
     int ep[2];
     int halfmove, fullmove;
     FenCastling castling_text; /* how the FEN that made this setup wrote castling */
@@ -33,7 +33,7 @@ typedef struct Setup {
  * impossible en passant square, bad clocks, trailing garbage, ...). */
 int setup_from_fen(Setup *s, const Variant *v, const char *fen, char *err, size_t errlen);
 
-/* The same for a position at a turn boundary under turn rules r (RULES.md 4.7): up to
+/* The same for a position at a turn boundary under turn rules r (docs/rules.md 4.7): up to
  * rules_max_ep(r) en passant squares, whose pawn's start square may be occupied under
  * double-move rules; under Galvin's rules the side not to move may stand in check. */
 int setup_from_fen_rules(Setup *s, const Variant *v, const Rules *r, const char *fen, char *err,

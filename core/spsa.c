@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* SPSA's schedule, perturbation and update (see spsa.h and /work/shared/STATISTICS.md for the
+/* SPSA's schedule, perturbation and update (see spsa.h and docs/statistics.md for the
  * formulas and where they come from). */
 #include "spsa.h"
 

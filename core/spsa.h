@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* SPSA with fishtest's schedule, the third method of piece-value tuning
- * (/work/shared/STATISTICS.md): the gains of each iteration, the perturbation to play and the
+ * (docs/statistics.md): the gains of each iteration, the perturbation to play and the
  * update from its result. Plain doubles and caller-owned arrays; no allocation, no state beyond
  * the caller's Spsa. spsa_init returns 0 on success and -1 with a message in (err, errlen). */
 #ifndef CARRERA_SPSA_H

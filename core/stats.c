@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Match statistics: Elo, trinomial and pentanomial summaries, the SPRT (see stats.h and
- * /work/shared/STATISTICS.md for the formulas and where they come from). */
+ * docs/statistics.md for the formulas and where they come from). */
 #include "stats.h"
 
 #include <math.h>

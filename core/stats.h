@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Statistics of self-play matches (/work/shared/STATISTICS.md): logistic Elo, the trinomial
+/* Statistics of self-play matches (docs/statistics.md): logistic Elo, the trinomial
  * (per game) and pentanomial (per pair of games with colours reversed) summaries with their 95 %
  * intervals, and the sequential probability ratio test as fishtest, fastchess and OpenBench run
  * it. Plain doubles, no allocation, no state beyond what the caller holds. */

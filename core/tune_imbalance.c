@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Imbalance tests, their fit and the bracket (see tune_imbalance.h and
- * /work/shared/STATISTICS.md for the formulas and where they come from). */
+ * docs/statistics.md for the formulas and where they come from). */
 #include "tune_imbalance.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The imbalance method of piece-value tuning (/work/shared/STATISTICS.md): imbalance tests
+/* The imbalance method of piece-value tuning (docs/statistics.md): imbalance tests
  * (material odds matches) as scores with standard errors, their weighted least-squares fit in
  * the logit domain (H.G. Muller's method), and the one-imbalance bracket by a pawn.
  * Plain doubles and caller-owned arrays; no allocation, no state beyond what the caller holds.
@@ -59,9 +59,9 @@ int tune_imbalance_fit(const TuneImbalance *tests, size_t count, unsigned pieces
 
 /* One imbalance bracketed by a pawn: with E1 = Elo(X v Y) from score s1 and E2 = Elo(X v Y+P)
  * from score s2, v(X) - v(Y) = E1 / (E1 - E2) pawns (63 % and 45 % give 0.726, which
- * STATISTICS.md cuts to 0.72). *se receives its standard error from the scores' standard errors se1
- * and se2 by the delta method (0 when both are 0). Errors: a score outside (0, 1), a negative or
- * non-finite SE, or E2 >= E1 (the extra pawn did not help Y: no bracket). */
+ * docs/statistics.md cuts to 0.72). *se receives its standard error from the scores' standard
+ * errors se1 and se2 by the delta method (0 when both are 0). Errors: a score outside (0, 1), a
+ * negative or non-finite SE, or E2 >= E1 (the extra pawn did not help Y: no bracket). */
 int tune_bracket(double s1, double se1, double s2, double se2, double *value, double *se, char *err,
                  size_t errlen);
 

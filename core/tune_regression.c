@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The ordered-logit regression on game results (see tune_regression.h and
- * /work/shared/STATISTICS.md for the formulas and where they come from). */
+ * docs/statistics.md for the formulas and where they come from). */
 #include "tune_regression.h"
 
 #include <math.h>

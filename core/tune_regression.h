@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The regression method of piece-value tuning (/work/shared/STATISTICS.md): the ordered-logit
+/* The regression method of piece-value tuning (docs/statistics.md): the ordered-logit
  * regression of game results on material, by maximum likelihood, with covariances clustered by
  * game. Plain doubles and caller-owned arrays; no allocation. The fit returns 0 on success and
  * -1 with a message in (err, errlen); on failure its output is zeroed, never left with NaN. */
@@ -20,7 +20,7 @@ typedef struct TuneSample {
     uint64_t group;
 } TuneSample;
 
-/* The maximum-likelihood fit of STATISTICS.md's ordered logit:
+/* The maximum-likelihood fit of docs/statistics.md's ordered logit:
  * P(White wins) = sigma(u . dm + h - delta), P(White does not lose) = sigma(u . dm + h + delta),
  * by Newton-Raphson with step halving from the exact fit with u = 0. h is White's advantage and
  * delta > 0 sets the draw rate, both in logits. Values v = u / u_P as for the imbalance fit.

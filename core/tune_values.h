@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The pieces whose values piece-value tuning fits, and the values every fit returns
- * (/work/shared/STATISTICS.md): in logits of the score with their covariance, and in pawns by
+ * (docs/statistics.md): in logits of the score with their covariance, and in pawns by
  * the delta method. The fits are in tune_imbalance.h and tune_regression.h, SPSA in spsa.h. */
 #ifndef CARRERA_TUNE_VALUES_H
 #define CARRERA_TUNE_VALUES_H

@@ -90,7 +90,7 @@ GameEnd position_game_end(const Position *p, const Rules *r)
     /* Galvin's game knows no check: a side without movements simply cannot continue. */
     if (r->turns == TURNS_GALVIN || !position_in_check(p))
         return GAME_STALEMATE;
-    /* Mate only when no first movement parries the check (RULES.md 4.1 rules 4-5): a parry
+    /* Mate only when no first movement parries the check (docs/rules.md 4.1 rules 4-5): a parry
      * with no second movement after it leaves the player stalemated. Under Extra Move every
      * allowed first movement is a turn by itself, so no turn means no parry. */
     Move moves[MAX_MOVES];

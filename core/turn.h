@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Turn rules: who moves how often in a turn (RULES.md section 4). Every rule set combines with
+/* Turn rules: who moves how often in a turn (docs/rules.md section 4). Every rule set combines with
  * every variant. A turn is one or two movements of the same side; standard chess is the rule set
  * whose turns are always one movement. The position between turns is a Position whose en passant
- * set follows RULES.md 4.7. */
+ * set follows docs/rules.md 4.7. */
 #ifndef CARRERA_TURN_H
 #define CARRERA_TURN_H
 
@@ -35,10 +35,10 @@ void turn_list_free(TurnList *list);
 bool turn_list_push(TurnList *list, const Turn *t);
 
 /* Plays a complete turn (from position_turns): out receives the position at the next turn
- * boundary, with the en passant set of RULES.md 4.7 and the clocks counted in turns. */
+ * boundary, with the en passant set of docs/rules.md 4.7 and the clocks counted in turns. */
 void position_make_turn(const Position *p, const Rules *r, const Turn *t, Position *out);
 
-/* Number of sequences of depth complete turns (RULES.md section 6). The last turn's second
+/* Number of sequences of depth complete turns (docs/rules.md section 6). The last turn's second
  * movements are counted by the generator, not made. */
 uint64_t perft_turns(const Position *p, const Rules *r, int depth);
 
@@ -50,7 +50,7 @@ uint64_t perft_turns_hashed(const Position *p, const Rules *r, int depth, PerftT
  * turns, each movement one ply. */
 uint64_t perft_movements(const Position *p, const Rules *r, int depth);
 
-/* How a position at a turn boundary stands (RULES.md 4.1 rules 4-5, 4.3-4.5, section 6). */
+/* How a position at a turn boundary stands (docs/rules.md 4.1 rules 4-5, 4.3-4.5, section 6). */
 typedef enum GameEnd {
     GAME_ON,           /* the side to move has a complete turn */
     GAME_CHECKMATE,    /* in check, and no allowed first movement parries it: lost */

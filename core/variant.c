@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The table of supported variants (RULES.md sections 1-3): read-only data, looked up by name. */
+/* The table of supported variants (docs/rules.md sections 1-3): read-only data, looked up by name.
+ */
 #include "variant.h"
 
 #include <ctype.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The rule sets of the board: board width, start array, castling geometry, promotion pieces and
- * piece letters, as RULES.md sections 1-3 define them. Variants are read-only data. */
+ * piece letters, as docs/rules.md sections 1-3 define them. Variants are read-only data. */
 #ifndef CARRERA_VARIANT_H
 #define CARRERA_VARIANT_H
 

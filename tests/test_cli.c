@@ -431,7 +431,7 @@ static void test_uci_session(void **state)
     expect_line(&p, "info string error: unknown variant 'nosuch'");
 
     /* Turns under Marseillais rules: movements joined by '/' or ','; the en passant set of two
-     * squares (RULES.md 4.7) in the FEN. */
+     * squares (docs/rules.md 4.7) in the FEN. */
     subprocess_send(&p, "setoption name UCI_Chess960 value false\n"
                         "setoption name TurnRules value marseillais\n"
                         "position startpos moves e2e4/g2g4\nd\n");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of core/game.c: turns played from text and as structs, illegal turns rejected with the
- * game unchanged, and the ends of RULES.md sections 3, 4.1 (rules 5 and 9), 4.3 and 5 in their
+ * game unchanged, and the ends of docs/rules.md sections 3, 4.1 (rules 5 and 9), 4.3 and 5 in their
  * order of precedence: checkmate, stalemate, king capture, threefold repetition, the 50-move rule
  * and insufficient material. */
 #include <setjmp.h>
@@ -120,8 +120,8 @@ static void threefold_in_chess(void **state)
 static void threefold_in_marseillais(void **state)
 {
     (void)state;
-    /* Repetition counts positions at turn boundaries (RULES.md 4.1 rule 9): each turn here is two
-     * knight movements, written with either separator. */
+    /* Repetition counts positions at turn boundaries (docs/rules.md 4.1 rule 9): each turn here is
+     * two knight movements, written with either separator. */
     Game g;
     start(&g, "chess", &CLASSIC, CHESS_START, false);
     play(&g, "g1f3,b1c3 g8f6/b8c6 f3g1,c3b1 f6g8/c6b8");
@@ -210,7 +210,7 @@ static void fifty_moves_in_chess(void **state)
 static void fifty_turns_in_marseillais(void **state)
 {
     (void)state;
-    /* The clock counts turns (RULES.md 4.1 rule 9): one two-movement turn adds one. */
+    /* The clock counts turns (docs/rules.md 4.1 rule 9): one two-movement turn adds one. */
     Game g;
     start(&g, "chess", &CLASSIC, "4k3/8/8/8/8/8/8/R3K3 w - - 98 80", false);
     play(&g, "a1a2,a2a3");
@@ -320,7 +320,7 @@ static void stalemate_in_chess(void **state)
 static void marseillais_stalemate(void **state)
 {
     (void)state;
-    /* RULES.md 4.1 rule 5: 1. Qb7/Qf7+ and Black's only parry Kh8 has no second movement after
+    /* docs/rules.md 4.1 rule 5: 1. Qb7/Qf7+ and Black's only parry Kh8 has no second movement after
      * it: stalemate, a draw, not mate. */
     Game g;
     start(&g, "chess", &CLASSIC, "6k1/8/5K2/8/8/8/8/1Q6 w - - 0 10", false);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of position_game_end (core/turn.c): checkmate, stalemate and Galvin's captured king per
- * rule set, RULES.md 4.1 rules 4-5 (a parried check with no second movement is stalemate, not
+ * rule set, docs/rules.md 4.1 rules 4-5 (a parried check with no second movement is stalemate, not
  * mate), 4.3 and 4.5. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -44,7 +44,7 @@ static void checkmate(void **state)
 static void parried_check_without_second_movement_is_stalemate(void **state)
 {
     (void)state;
-    /* RULES.md 4.1 rule 5, K+Q v K after 1. Qb7/Qf7+: Kh8 parries, then Black has no second
+    /* docs/rules.md 4.1 rule 5, K+Q v K after 1. Qb7/Qf7+: Kh8 parries, then Black has no second
      * movement. Stalemate under double-move rules; in ordinary chess Kh8 is simply a move. */
     const char *fen = "6k1/5Q2/5K2/8/8/8/8/8 b - - 1 10";
     assert_int_equal(end_of(fen, &CLASSIC), GAME_STALEMATE);

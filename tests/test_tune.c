@@ -333,7 +333,7 @@ static const char *const SPSA =
     "[player1]\nnodes = 400\n[player2]\nnodes = 400\n";
 
 /* theta of every iteration recomputed from the file's games, schedule and signs, as
- * STATISTICS.md's SPSA says: theta_k+1 = clip(theta_k + a_k / c_k r_k delta_k). */
+ * docs/statistics.md's SPSA says: theta_k+1 = clip(theta_k + a_k / c_k r_k delta_k). */
 static void expect_spsa_trajectory(const char *h5, int iterations)
 {
     hsize_t dt[2], dd[2], dr[2], dx[2];

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of the tuning statistics (core/tune_imbalance.c, core/tune_regression.c, core/spsa.c):
- * exact cases worked by hand from STATISTICS.md's formulas, and synthetic games drawn from known
- * piece values (a logistic model of the score with a draw rate), from which the imbalance fit and
- * the regression must recover the values inside their stated 95 % intervals about 95 % of the
+ * exact cases worked by hand from docs/statistics.md's formulas, and synthetic games drawn from
+ * known piece values (a logistic model of the score with a draw rate), from which the imbalance fit
+ * and the regression must recover the values inside their stated 95 % intervals about 95 % of the
  * time, and SPSA must find the optimum of a noisy quadratic strength. */
 #include <math.h>
 #include <setjmp.h>
@@ -43,7 +43,7 @@ static void all_zero(const TuneValues *v)
 
 /* ---- the synthetic world ---- */
 
-/* H.G. Muller's values (STATISTICS.md), and a pawn worth 15 % of score: sigma(u_P) = 0.65. */
+/* H.G. Muller's values (docs/statistics.md), and a pawn worth 15 % of score: sigma(u_P) = 0.65. */
 static const double TRUE_VALUE[TUNE_PIECES] = { 1.0, 3.0, 3.5, 4.75, 8.75, 9.0, 9.5 };
 #define DRAW_RATE 0.35
 
@@ -434,7 +434,7 @@ static double bracket_value(double s1, double s2)
     return e1 / (e1 - e2);
 }
 
-/* STATISTICS.md: 63 % and 45 % give 0.72 pawn. E1 = 400 log10(63/37) = 92.4555301546,
+/* docs/statistics.md: 63 % and 45 % give 0.72 pawn. E1 = 400 log10(63/37) = 92.4555301546,
  * E2 = 400 log10(45/55) = -34.8600702876, E1 / (E1 - E2) = 0.726191682979 (0.722 by linear
  * interpolation of the scores, which is where 0.72 comes from). */
 static void bracket(void **state)
@@ -444,7 +444,7 @@ static void bracket(void **state)
     char err[256] = "";
     assert_int_equal(tune_bracket(0.63, 0, 0.45, 0, &v, &se, err, sizeof err), 0);
     near(v, 0.726191682979278, 1e-12, "bracket");
-    near(v, 0.72, 0.01, "STATISTICS.md's example");
+    near(v, 0.72, 0.01, "docs/statistics.md's example");
     near(se, 0.0, 0, "no SE without SEs");
     /* The SE against central differences of the value in each score. */
     const double se1 = 0.012, se2 = 0.015, h = 1e-6;
@@ -489,7 +489,7 @@ static void regression_samples(Rng *rng, TuneSample *s, size_t n, double h, doub
     }
 }
 
-/* The naive log-likelihood, written from STATISTICS.md's model alone. */
+/* The naive log-likelihood, written from docs/statistics.md's model alone. */
 static double naive_loglik(const TuneSample *s, size_t n, const double u[TUNE_PIECES], double h,
                            double delta)
 {

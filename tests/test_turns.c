@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of the turn rules (core/turn.c) against the reference turn rules (tests/turn_ref.c), which
- * were written from RULES.md alone: hand-counted positions for every rule of RULES.md section 4
- * (each checked against both implementations), the FEN reader under turn rules, and seeded random
- * positions of every rule set compared turn by turn, state by state and perft by perft. */
+ * were written from docs/rules.md alone: hand-counted positions for every rule of docs/rules.md
+ * section 4 (each checked against both implementations), the FEN reader under turn rules, and
+ * seeded random positions of every rule set compared turn by turn, state by state and perft by
+ * perft. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -370,7 +371,7 @@ static void stalemate_after_queen_check(void **state)
 {
     (void)state;
     Case c, after;
-    /* RULES.md 4.1 rule 5: 1. Qb7/Qf7+? Kh8 and Black has no second movement. */
+    /* docs/rules.md 4.1 rule 5: 1. Qb7/Qf7+? Kh8 and Black has no second movement. */
     case_open(&c, "chess", CLASSIC, "6k1/8/5K2/8/8/8/8/1Q6 w - - 0 10");
     case_play(&c, "b1b7/b7f7", "6k1/5Q2/5K2/8/8/8/8/8 b - - 1 10", &after);
     /* Black is in check; Kh8 is the one first movement that parries it (f8 g7 h7 are covered,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The reference turn rules: the test oracle for core/turn.c, written from RULES.md sections 4,
+/* The reference turn rules: the test oracle for core/turn.c, written from docs/rules.md sections 4,
  * 4.7 and 6 only.
  *
  * A turn is built the obvious way: every movement the rule set allows first, played into a copy
@@ -7,7 +7,7 @@
  * second. Movements are the reference generator's legal moves (perft_ref.h), or, under Galvin's
  * rules where there is no check, the pseudo-legal moves generated in this file.
  *
- * Interpretation choices where RULES.md leaves a point open to this reader:
+ * Interpretation choices where docs/rules.md leaves a point open to this reader:
  *  1. Classic en passant, two double steps: a second-movement en passant capture is allowed only
  *     when the first movement took the other double-stepped pawn en passant ("both may be taken,
  *     one with each movement"); taking a single one with the second movement is not.
@@ -27,7 +27,7 @@
  *  7. The 50-move clock counts turns: reset when any movement of the turn moved a pawn or
  *     captured (en passant included, castling never), else one more.
  *  8. Galvin: capturing a king also removes that side's castling rights (they belong to an
- *     unmoved king; RULES.md is silent, and a right without its king is no valid FEN).
+ *     unmoved king; docs/rules.md is silent, and a right without its king is no valid FEN).
  */
 #include "turn_ref.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* PGN of a match's games: the seven standard tags plus Variant, TurnRules and EnPassantRule
  * (double-move rule sets), SetUp and FEN, PlyCount, TimeControl-free limits in a comment, and
- * Termination; the movetext in SAN, double-move turns in the source notation of RULES.md 4.1
+ * Termination; the movetext in SAN, double-move turns in the source notation of docs/rules.md 4.1
  * rule 7 (1.e4/Nf3//e5/Nc6), lines at most 79 characters. */
 #ifndef CARRERA_PGN_H
 #define CARRERA_PGN_H
