@@ -750,12 +750,12 @@ static void test_not_a_checkpoint(void **state)
     /* a file the previous layout's Carrera wrote (variable-length strings), and a match file of
      * that layout */
     assert_null(
-        perft_file_open_resume(CARRERA_LAYOUT1 "/perft-layout1.h5", &j.info, &s, err, sizeof err));
-    assert_contains(err, "perft-layout1.h5 was written in layout 1 of carrera-perft files; this "
+        perft_file_open_resume(CARRERA_LAYOUT1 "/perft.layout1", &j.info, &s, err, sizeof err));
+    assert_contains(err, "perft.layout1 was written in layout 1 of carrera-perft files; this "
                          "Carrera reads layout 2: finish it with the Carrera that wrote it");
     assert_null(s.units);
     assert_null(
-        perft_file_open_resume(CARRERA_LAYOUT1 "/match-layout1.h5", &j.info, &s, err, sizeof err));
+        perft_file_open_resume(CARRERA_LAYOUT1 "/match.layout1", &j.info, &s, err, sizeof err));
     assert_contains(err, "is an HDF5 file but not a Carrera checkpoint");
 
     /* the good file still resumes */
