@@ -1074,8 +1074,8 @@ static void test_not_a_checkpoint(void **state)
     assert_int_equal(strstr(err, "conversion") == NULL, 1);
 
     /* a file the previous layout's Carrera wrote: its texts are variable-length strings */
-    assert_null(match_file_open_resume(CARRERA_LAYOUT1 "/match.layout1", &m.info, &done, err,
-                                       sizeof err));
+    assert_null(
+        match_file_open_resume(CARRERA_LAYOUT1 "/match.layout1", &m.info, &done, err, sizeof err));
     assert_contains(err, "match.layout1 was written in layout 1 of carrera-match files; this "
                          "Carrera reads layout 2: finish it with the Carrera that wrote it");
     RegressionData rd;
@@ -1083,8 +1083,8 @@ static void test_not_a_checkpoint(void **state)
     assert_int_equal(match_games_sample(old, 1, 0, &rd, err, sizeof err), -1);
     assert_contains(err, "was written in layout 1 of carrera-match files; this Carrera reads "
                          "layout 2: read it with the Carrera that wrote it");
-    assert_null(match_file_open_resume(CARRERA_LAYOUT1 "/perft.layout1", &m.info, &done, err,
-                                       sizeof err));
+    assert_null(
+        match_file_open_resume(CARRERA_LAYOUT1 "/perft.layout1", &m.info, &done, err, sizeof err));
     assert_contains(err, "is an HDF5 file but not a Carrera match checkpoint");
 
     /* the good file still resumes */
