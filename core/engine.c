@@ -78,19 +78,29 @@ const Game *engine_game(const Engine *e) { return &e->game; }
 
 const EvalParams *engine_eval_params(const Engine *e) { return &e->params; }
 
+/* The game starts again at start (the old one kept when memory runs out: false, a message). */
+static bool restart(Engine *e, const Position *start, const Rules *r, bool castle960, char *err,
+                    size_t errlen)
+{
+    Game g;
+    if (!game_init(&g, start, r, castle960)) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    game_free(&e->game);
+    e->game = g;
+    return true;
+}
+
 int engine_new_game(Engine *e, const Position *start, const Rules *r, bool castle960, char *err,
                     size_t errlen)
 {
     if (!take(e, err, errlen))
         return -1;
-    Game g;
-    if (!game_init(&g, start, r, castle960)) {
+    if (!restart(e, start, r, castle960, err, errlen)) {
         give_back(e);
-        snprintf(err, errlen, "out of memory");
         return -1;
     }
-    game_free(&e->game);
-    e->game = g;
     searcher_clear(e->searcher);
     give_back(e);
     return 0;
@@ -136,14 +146,10 @@ int engine_set_position(Engine *e, const Position *start, const Rules *r, bool c
         return -1;
     int played = common_prefix(&e->game, start, r, castle960, turns, n);
     if (played < 0) {
-        Game g;
-        if (!game_init(&g, start, r, castle960)) {
+        if (!restart(e, start, r, castle960, err, errlen)) {
             give_back(e);
-            snprintf(err, errlen, "out of memory");
             return -1;
         }
-        game_free(&e->game);
-        e->game = g;
         played = 0;
     }
     while (played < n && game_play(&e->game, &turns[played]))
