@@ -82,11 +82,13 @@ static void *count_task(void *ctx, int slot, const void *data, size_t len, size_
     WorkUnit u = { .id = t.id, .depth = t.depth };
     snprintf(u.fen, sizeof u.fen, "%s", t.fen);
     a->id = t.id;
-    if (len <= offsetof(Task, fen) || unit_counter_count(s->counter, &u, &a->nodes, &a->seconds,
-                                                         a->message, sizeof a->message) != 0)
+    if (len <= offsetof(Task, fen)) {
         a->status = 1;
-    if (len <= offsetof(Task, fen))
         snprintf(a->message, sizeof a->message, "a unit message of %zu bytes", len);
+    } else if (unit_counter_count(s->counter, &u, &a->nodes, &a->seconds, a->message,
+                                  sizeof a->message) != 0) {
+        a->status = 1;
+    }
     *result_len = sizeof *a;
     return a;
 }
