@@ -51,22 +51,13 @@ static int read_side(const char *text, size_t len, PieceType *out, const char *w
 int imbalance_parse(const char *text, Imbalance *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    if (strcmp(text, "P") == 0) {
-        out->pawn_odds = true;
-        snprintf(out->name, sizeof out->name, "P");
-        return 0;
-    }
     const char *colon = strchr(text, ':');
-    if (!colon)
-        return errmsg_fail(err, errlen,
-                           "imbalance '%s': write X:Y (pieces X against pieces Y, e.g. Q:A or "
-                           "A:RN) or P (pawn odds)",
-                           text);
-    int n_keep = read_side(text, (size_t)(colon - text), out->keep, text, err, errlen);
+    const size_t n_x = colon ? (size_t)(colon - text) : strlen(text);
+    int n_keep = read_side(text, n_x, out->keep, text, err, errlen);
     if (n_keep < 0)
         return -1;
-    int n_get = read_side(colon + 1, strlen(colon + 1), out->get, text, err, errlen);
-    if (n_get < 0)
+    int n_get = 0;
+    if (colon && (n_get = read_side(colon + 1, strlen(colon + 1), out->get, text, err, errlen)) < 0)
         return -1;
     out->n_keep = n_keep;
     out->n_get = n_get;
@@ -92,10 +83,6 @@ static int index_of(PieceType t)
 void imbalance_vector(const Imbalance *im, int diff[MATERIAL_TYPES])
 {
     memset(diff, 0, MATERIAL_TYPES * sizeof *diff);
-    if (im->pawn_odds) {
-        diff[0] = 1;
-        return;
-    }
     for (int i = 0; i < im->n_keep; i++)
         diff[index_of(im->keep[i])]++;
     for (int i = 0; i < im->n_get; i++)
@@ -112,55 +99,27 @@ static int pick_piece(const Setup *s, int other, PieceType t, Rng *rng)
     return n ? squares[rng_below(rng, (uint64_t)n)] : NO_SQUARE;
 }
 
-int imbalance_apply(const Imbalance *im, Setup *s, int other, Rng *rng, char *err, size_t errlen)
+/* Takes n pieces of the types t off the army of colour c. */
+static int take_off(const Imbalance *im, Setup *s, int c, const PieceType *t, int n, Rng *rng,
+                    char *err, size_t errlen)
 {
-    const int files = s->variant->files;
-    if (im->pawn_odds) {
-        int sq = (other == WHITE ? 1 : RANKS - 2) * files + 5;
-        if (s->board[sq] != make_piece(other, PAWN))
-            return errmsg_fail(err, errlen, "pawn odds: the f-pawn is not on its square");
-        s->board[sq] = NO_PIECE;
-        return 0;
-    }
-    int freed[IMBALANCE_MAX_PIECES], n_freed = 0;
-    for (int i = 0; i < im->n_keep; i++) {
-        int sq = pick_piece(s, other, im->keep[i], rng);
+    for (int i = 0; i < n; i++) {
+        int sq = pick_piece(s, c, t[i], rng);
         if (sq == NO_SQUARE)
             return errmsg_fail(err, errlen, "imbalance %s: %s has no %c to give up in %s", im->name,
-                               other == WHITE ? "White" : "Black", "PNBRACQK"[im->keep[i] - 1],
+                               c == WHITE ? "White" : "Black", "PNBRACQK"[t[i] - 1],
                                s -> variant -> name);
         s->board[sq] = NO_PIECE;
         for (int side = 0; side < 2; side++)
-            if (s->castle_rook[other][side] == sq)
-                s->castle_rook[other][side] = NO_SQUARE;
-        freed[n_freed++] = sq;
-    }
-    const int third = other == WHITE ? 2 : RANKS - 3;
-    /* pieces take the squares the given-up pieces left (a pawn's square is no place for a pawn
-     * of the back rank's pieces, and no back-rank square takes a pawn); the rest go to the
-     * third rank */
-    bool used[IMBALANCE_MAX_PIECES] = { false };
-    for (int i = 0; i < im->n_get; i++) {
-        int sq = NO_SQUARE;
-        for (int k = 0; k < n_freed && sq == NO_SQUARE; k++) {
-            int rank = freed[k] / files;
-            bool back = rank == 0 || rank == RANKS - 1;
-            if (!used[k] && !(back && im->get[i] == PAWN)) {
-                sq = freed[k];
-                used[k] = true;
-            }
-        }
-        if (sq == NO_SQUARE) {
-            int empty[MAX_FILES], n = 0;
-            for (int f = 0; f < files; f++)
-                if (s->board[third * files + f] == NO_PIECE)
-                    empty[n++] = third * files + f;
-            if (n == 0)
-                return errmsg_fail(err, errlen, "imbalance %s: no room on the third rank",
-                                   im->name);
-            sq = empty[rng_below(rng, (uint64_t)n)];
-        }
-        s->board[sq] = make_piece(other, im->get[i]);
+            if (s->castle_rook[c][side] == sq)
+                s->castle_rook[c][side] = NO_SQUARE;
     }
     return 0;
+}
+
+int imbalance_apply(const Imbalance *im, Setup *s, int other, Rng *rng, char *err, size_t errlen)
+{
+    if (take_off(im, s, other, im->keep, im->n_keep, rng, err, errlen))
+        return -1;
+    return take_off(im, s, other ^ 1, im->get, im->n_get, rng, err, errlen);
 }
