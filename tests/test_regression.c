@@ -222,9 +222,9 @@ static void test_known_games(void **state)
     assert_int_equal(d.n, 5);
     expect(&d.samples[0], N_UP, 1, 0, "knight game, turn 2");
     expect(&d.samples[1], RN_UP, 1, 0, "knight game, turn 11");
-    expect(&d.samples[2], LEVEL, 0.5, 1, "level game, turn 2");
-    expect(&d.samples[3], P_DOWN, 0.5, 1, "level game, turn 20");
-    expect(&d.samples[4], Q_DOWN, 0, 2, "queen game");
+    expect(&d.samples[2], LEVEL, 0.5, 0, "level game, turn 2");
+    expect(&d.samples[3], P_DOWN, 0.5, 0, "level game, turn 20");
+    expect(&d.samples[4], Q_DOWN, 0, 1, "queen game");
     regression_free(&d);
     assert_null(d.samples);
     assert_int_equal(d.n, 0);
@@ -234,9 +234,9 @@ static void test_known_games(void **state)
     read_ok(paths, 1, 3, &d);
     assert_int_equal(d.n, 4);
     expect(&d.samples[0], RN_UP, 1, 0, "skip 3: knight game");
-    expect(&d.samples[1], LEVEL, 0.5, 1, "skip 3: level game from turn 8");
-    expect(&d.samples[2], P_DOWN, 0.5, 1, "skip 3: level game, turn 20");
-    expect(&d.samples[3], Q_DOWN, 0, 2, "skip 3: queen game, turn 3");
+    expect(&d.samples[1], LEVEL, 0.5, 0, "skip 3: level game from turn 8");
+    expect(&d.samples[2], P_DOWN, 0.5, 0, "skip 3: level game, turn 20");
+    expect(&d.samples[3], Q_DOWN, 0, 1, "skip 3: queen game, turn 3");
     regression_free(&d);
     read_ok(paths, 1, 5, &d);
     assert_int_equal(d.n, 4);
@@ -249,8 +249,8 @@ static void test_known_games(void **state)
     read_ok(paths, 1, 17, &d);
     assert_int_equal(d.n, 3);
     expect(&d.samples[0], RN_UP, 1, 0, "skip 17: knight game, turn 17");
-    expect(&d.samples[1], P_DOWN, 0.5, 1, "skip 17: level game, turn 20");
-    expect(&d.samples[2], LEVEL, 0.5, 1, "skip 17: level game, turn 25");
+    expect(&d.samples[1], P_DOWN, 0.5, 0, "skip 17: level game, turn 20");
+    expect(&d.samples[2], LEVEL, 0.5, 0, "skip 17: level game, turn 25");
     regression_free(&d);
     read_ok(paths, 1, 18, &d);
     assert_int_equal(d.n, 2);
@@ -258,7 +258,7 @@ static void test_known_games(void **state)
     regression_free(&d);
     read_ok(paths, 1, 21, &d);
     assert_int_equal(d.n, 1);
-    expect(&d.samples[0], LEVEL, 0.5, 1, "skip 21: level game, turn 25");
+    expect(&d.samples[0], LEVEL, 0.5, 0, "skip 21: level game, turn 25");
     regression_free(&d);
     read_ok(paths, 1, 27, &d);
     assert_int_equal(d.n, 0);
@@ -266,14 +266,14 @@ static void test_known_games(void **state)
     assert_int_equal(d.games_used, 0);
     regression_free(&d);
 
-    /* The same file twice: the groups go on. */
+    /* The same file twice: the groups (pairs) go on. */
     const char *twice[] = { path, path };
     read_ok(twice, 2, 0, &d);
     assert_int_equal(d.games, 12);
     assert_int_equal(d.n, 10);
     for (size_t i = 0; i < 5; i++) {
         same_material(&d.samples[5 + i], d.samples[i].material, "second file");
-        assert_int_equal(d.samples[5 + i].group, d.samples[i].group + 6);
+        assert_int_equal(d.samples[5 + i].group, d.samples[i].group + 3);
     }
     regression_free(&d);
 }
@@ -301,8 +301,8 @@ static void random_game(GameRecord *r, const Match *m, uint64_t seed, int turns,
 }
 
 /* Marseillais games on the 10x8 board are replayed turn by turn (two movements joined by ','),
- * every sample lies in its game's group with its result; files of other variants or rules are
- * refused with both named. */
+ * every sample lies in its pair's group with the result of one of its games; files of other
+ * variants or rules are refused with both named. */
 static void test_double_moves(void **state)
 {
     (void)state;
@@ -334,9 +334,11 @@ static void test_double_moves(void **state)
     assert_int_equal(d.rules.turns, TURNS_MARSEILLAIS);
     assert_true(d.n > 0);
     for (size_t i = 0; i < d.n; i++) {
-        assert_true(d.samples[i].group < 8);
-        assert_true(i == 0 || d.samples[i].group >= d.samples[i - 1].group);
-        assert_true(d.samples[i].result == (results[d.samples[i].group] + 1) / 2.0);
+        const uint64_t pair = d.samples[i].group;
+        assert_true(pair < 4);
+        assert_true(i == 0 || pair >= d.samples[i - 1].group);
+        assert_true(d.samples[i].result == (results[2 * pair] + 1) / 2.0 ||
+                    d.samples[i].result == (results[2 * pair + 1] + 1) / 2.0);
     }
     printf("# %zu samples from %llu of 8 Marseillais games\n", d.n,
            (unsigned long long)d.games_used);
@@ -644,10 +646,10 @@ static void test_fit_lopsided(void **state)
     if (tune_regression_fit(d.samples, d.n, TUNE_BIT(TUNE_P) | TUNE_BIT(TUNE_N), &r, err,
                             sizeof err))
         fail_msg("%s", err);
-    printf("# N = %.2f +- %.2f pawns (model SE %.2f), pawn %.3f logits, %zu games\n",
+    printf("# N = %.2f +- %.2f pawns (model SE %.2f), pawn %.3f logits, %zu pairs\n",
            r.values.value[TUNE_N], r.values.se[TUNE_N], r.model_se[TUNE_N], r.values.logit[TUNE_P],
            r.groups);
-    assert_int_equal(r.groups, d.games_used);
+    assert_true(r.groups <= PAIRS && r.groups * 2 >= d.games_used); /* clusters: the pairs */
     assert_true(isfinite(r.values.value[TUNE_N]) && isfinite(r.values.se[TUNE_N]));
     assert_true(r.values.se[TUNE_N] > 0);
     assert_true(fabs(r.values.value[TUNE_N] - 3.0) < 4 * r.values.se[TUNE_N]);

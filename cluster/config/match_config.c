@@ -453,6 +453,18 @@ int match_config_read(const char *path, MatchConfig *out, char *err, size_t errl
     return status;
 }
 
+int match_config_parse(const char *text, const char *name, MatchConfig *out, char *err,
+                       size_t errlen)
+{
+    *out = (MatchConfig){ 0 };
+    Ini ini;
+    if (ini_file_parse(text, name, &ini, err, errlen) != 0)
+        return -1;
+    int status = from_ini(&ini, out, err, errlen);
+    ini_file_free(&ini);
+    return status;
+}
+
 void match_config_free(MatchConfig *c)
 {
     free(c->file);

@@ -71,6 +71,11 @@ typedef struct MatchConfig {
  * (`FILE:LINE: ...`), *out then holding nothing to free. */
 int match_config_read(const char *path, MatchConfig *out, char *err, size_t errlen);
 
+/* The same for the text of a configuration (a result file's `configuration`), named `name` in
+ * messages. */
+int match_config_parse(const char *text, const char *name, MatchConfig *out, char *err,
+                       size_t errlen);
+
 void match_config_free(MatchConfig *c);
 
 /* The imbalance (index into c->imbalances) that pair plays; -1 when the match has none. */

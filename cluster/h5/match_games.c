@@ -41,6 +41,7 @@ static int add_row(RegressionData *d, const char *path, MatchMoves *mv, const Ga
     *at += r->moves_length;
     RegressionGame g = { .path = path,
                          .row = i,
+                         .pair = r->pair,
                          .opening = r->opening,
                          .result = r->result,
                          .plies = r->plies,

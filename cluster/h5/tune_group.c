@@ -166,6 +166,7 @@ static int put_regression(hid_t g, const TuneRegressionRun *r)
     int rc = h5file_put_str(rg, "fit", r->ok ? "ok" : r->reason);
     rc |= h5file_put_u64(rg, "games", r->games);
     rc |= h5file_put_u64(rg, "games_used", r->games_used);
+    rc |= h5file_put_u64(rg, "pairs", r->pairs);
     rc |= h5file_put_u64(rg, "samples", r->samples);
     rc |= h5file_put_i32(rg, "skip_plies", r->skip_plies);
     if (r->ok) {

@@ -192,7 +192,12 @@ int regression_add_game(RegressionData *d, const RegressionGame *r, char *err, s
     if (replay(d, r, &start, &n, err, errlen) != 0)
         return -1;
 
-    const uint64_t group = d->games++;
+    if (d->games == 0 || r->path != d->last_path || r->pair != d->last_pair)
+        d->pairs++;
+    d->last_path = r->path;
+    d->last_pair = r->pair;
+    d->games++;
+    const uint64_t group = d->pairs - 1;
     if (fault) {
         d->faults++;
         return 0;

@@ -26,10 +26,13 @@ typedef struct RegressionData {
                                illegal move): replayed, never sampled */
     uint64_t dropped;       /* empty rows a killed match left at the end of a file: skipped (the
                                reader counts them) */
+    uint64_t pairs;         /* game pairs read: the clusters of the fit */
     const Variant *variant; /* of every file (NULL before the first) */
     Rules rules;
     /* the reading's own */
     int skip_plies;
+    const char *last_path; /* the file and pair of the last game added */
+    uint64_t last_pair;
     size_t cap;                     /* of samples */
     struct RegressionPoint *points; /* the current game's positions */
     size_t points_cap;
@@ -39,6 +42,7 @@ typedef struct RegressionData {
 typedef struct RegressionGame {
     const char *path;        /* the file */
     uint64_t row;            /* its row in the file's /match/games */
+    uint64_t pair;           /* its pair in that file */
     const char *opening;     /* FEN */
     int result;              /* for White: 1, 0, -1 */
     uint32_t plies;          /* the turns the record says it has */
@@ -65,9 +69,11 @@ int regression_file(RegressionData *d, const char *path, const char *variant, co
  * of P N B R A C Q minus Black's) gives one sample, at its first candidate: the stable phases of
  * a game count once each, not by their length, and a difference the game comes back to (after
  * an exchange of equal pieces, or a piece won and lost again) does not count twice. A sample's
- * result is White's score (1, 1/2, 0) and its group the game's number among all the games added
- * (from 0), so the samples come sorted by group as tune_regression_fit wants. Games lost by a
- * fault say nothing about material and give none.
+ * result is White's score (1, 1/2, 0) and its group the number of its pair (the two games of an
+ * opening with colours reversed, which share the opening's imbalance and so are not independent)
+ * among all the pairs added, from 0. A pair's games must be added one after the other, as a
+ * match file holds them, so the samples come sorted by group as tune_regression_fit wants. Games
+ * lost by a fault say nothing about material and give none.
  *
  * Returns 0, or -1 with a message naming the file, the row and for a bad turn the turn: a bad
  * opening, result, termination or turn, a turn count that is not the plies column's. */

@@ -283,10 +283,11 @@ void tuner_print(FILE *out, const Tuner *t)
     if (r->ok) {
         char heading[512];
         snprintf(heading, sizeof heading,
-                 "regression on material (pawns, 95%% intervals clustered by game; %llu positions "
-                 "from %llu games, White's edge %.3f, draw width %.3f logits):",
+                 "regression on material (pawns, 95%% intervals clustered by game pair; %llu "
+                 "positions from %llu games in %llu pairs, White's edge %.3f, draw width %.3f "
+                 "logits):",
                  (unsigned long long)r->samples, (unsigned long long)r->games_used,
-                 r->fit.advantage, r->fit.draw_width);
+                 (unsigned long long)r->pairs, r->fit.advantage, r->fit.draw_width);
         tune_print_values(out, heading, &r->fit.values);
     }
 }
@@ -304,6 +305,7 @@ void tune_regress(Tuner *t, const RegressionData *d, int skip_plies, const char 
     r->read = true;
     r->games = d->games;
     r->games_used = d->games_used;
+    r->pairs = d->pairs;
     r->samples = d->n;
     unsigned pieces = TUNE_BIT(TUNE_P);
     for (size_t i = 0; i < d->n; i++)

@@ -48,7 +48,7 @@ typedef struct TuneRegressionRun {
     bool ok;          /* values were fitted */
     char reason[512]; /* why not */
     TuneRegression fit;
-    uint64_t games, games_used, samples;
+    uint64_t games, games_used, samples, pairs; /* pairs: the clusters */
     int skip_plies;
 } TuneRegressionRun;
 
