@@ -56,12 +56,12 @@ int tune_design_pieces(unsigned pieces, int idx[TUNE_PIECES])
     return k;
 }
 
-int tune_design_check_pieces(unsigned pieces, char *err, size_t errlen)
+int tune_design_check_pieces(unsigned pieces, bool need_pawn, char *err, size_t errlen)
 {
     if (pieces & ~TUNE_ALL)
         return errmsg_fail(err, errlen, "piece set 0x%x has bits beyond the %d pieces", pieces,
                            TUNE_PIECES);
-    if (!(pieces & TUNE_BIT(TUNE_P)))
+    if (need_pawn && !(pieces & TUNE_BIT(TUNE_P)))
         return errmsg_fail(err, errlen, "the pawn must be fitted: it is the unit of every value");
     return 0;
 }

@@ -6,6 +6,7 @@
 #ifndef CARRERA_TUNE_DESIGN_H
 #define CARRERA_TUNE_DESIGN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "tune_values.h"
@@ -22,8 +23,9 @@ int tune_design_inverse(int n, double a[TUNE_DESIGN_MAX][TUNE_DESIGN_MAX],
 /* The fitted pieces in order; returns their number. */
 int tune_design_pieces(unsigned pieces, int idx[TUNE_PIECES]);
 
-/* Refuses a piece set with bits beyond the pieces, or without the pawn (the unit). */
-int tune_design_check_pieces(unsigned pieces, char *err, size_t errlen);
+/* Refuses a piece set with bits beyond the pieces, or, when need_pawn, without the pawn (the
+ * unit). */
+int tune_design_check_pieces(unsigned pieces, bool need_pawn, char *err, size_t errlen);
 
 /* Refuses material of a piece that is not fitted in row `row` (named "<what> <row>"); adds the
  * pieces that differ to *used. */

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "chi2.h"
 #include "errmsg.h"
 #include "tune_design.h"
 
@@ -67,15 +68,15 @@ int tune_imbalance_logit(const TuneImbalance *t, double *logit, double *sigma, c
     return 0;
 }
 
-int tune_imbalance_fit(const TuneImbalance *tests, size_t count, unsigned pieces, TuneValues *out,
-                       double *chi2, int *dof, char *err, size_t errlen)
+int tune_imbalance_fit_logits(const TuneImbalance *tests, size_t count, unsigned pieces,
+                              TuneValues *out, double *chi2, int *dof, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (chi2)
         *chi2 = 0.0;
     if (dof)
         *dof = 0;
-    if (tune_design_check_pieces(pieces, err, errlen))
+    if (tune_design_check_pieces(pieces, false, err, errlen))
         return -1;
     if (count == 0)
         return errmsg_fail(err, errlen, "no imbalance tests to fit");
@@ -125,14 +126,39 @@ int tune_imbalance_fit(const TuneImbalance *tests, size_t count, unsigned pieces
             fitted += tests[t].material[idx[r]] * out->logit[idx[r]];
         rss += (l - fitted) * (l - fitted) / (sigma * sigma);
     }
-    if (tune_values_to_pawns(out, err, errlen)) {
-        memset(out, 0, sizeof *out);
-        return -1;
-    }
     if (chi2)
         *chi2 = rss;
     if (dof)
         *dof = (int)count - k;
+    return 0;
+}
+
+int tune_imbalance_fit(const TuneImbalance *tests, size_t count, unsigned pieces, TuneValues *out,
+                       double *chi2, int *dof, char *err, size_t errlen)
+{
+    if (tune_imbalance_fit_logits(tests, count, pieces, out, chi2, dof, err, errlen))
+        return -1;
+    if (tune_values_to_pawns(out, err, errlen)) {
+        memset(out, 0, sizeof *out);
+        if (chi2)
+            *chi2 = 0.0;
+        if (dof)
+            *dof = 0;
+        return -1;
+    }
+    return 0;
+}
+
+int tune_imbalance_fit_scaled(const TuneImbalance *tests, size_t count, unsigned pieces,
+                              TuneValues *out, TuneFitQuality *q, char *err, size_t errlen)
+{
+    memset(q, 0, sizeof *q);
+    if (tune_imbalance_fit(tests, count, pieces, out, &q->chi2, &q->dof, err, errlen))
+        return -1;
+    q->p_value = chi2_p_value(q->chi2, q->dof);
+    q->scale = q->dof > 0 && q->chi2 > q->dof ? q->chi2 / q->dof : 1.0;
+    if (q->scale != 1.0)
+        tune_values_scale(out, q->scale);
     return 0;
 }
 

@@ -45,17 +45,40 @@ int tune_imbalance_logit(const TuneImbalance *t, double *logit, double *sigma, c
 
 /* The fit of all tests at once: l_t = m_t . u by weighted least squares,
  * u = (M'WM)^-1 M'W l with W = diag(1 / sigma_t^2), covariance (M'WM)^-1, values v = u / u_P.
- * `pieces` says which pieces to fit (it must hold the pawn). Errors, each naming the test or
- * piece: no tests; a test with bad score or SE; a test with no material difference at all; a
- * test with material of a piece outside
- * `pieces`; a piece of `pieces` in no test; a singular design (the tests cannot separate one
- * piece's value from the others', for instance fewer independent tests than pieces); a fitted
- * pawn worth u_P <= 0 (no calibration, values in pawns meaningless).
+ * `pieces` says which pieces to fit. Without the pawn (a pawn-free design: Q:RR, R:BN, Q:A, ...)
+ * only the logits and their covariance are fitted and out->has_pawn is false: the scale is not
+ * determined, and what the fit measures are ratios (tune_fieller.h). Errors, each naming the
+ * test or piece: no tests; a test with bad score or SE; a test with no material difference at
+ * all; a test with material of a piece outside `pieces`; a piece of `pieces` in no test; a
+ * singular design (the tests cannot separate one piece's value from the others', for instance
+ * fewer independent tests than pieces); with the pawn fitted, a fitted pawn worth u_P <= 0 (no
+ * calibration, values in pawns meaningless).
  * chi2 receives the weighted residual sum of squares and dof = tests - pieces fitted (when not
  * NULL): chi2 far above dof says the linear model does not hold (values depend on the
- * surrounding material) or the SEs are too small. */
+ * surrounding material) or the SEs are too small. The covariance is the unscaled one. */
 int tune_imbalance_fit(const TuneImbalance *tests, size_t count, unsigned pieces, TuneValues *out,
                        double *chi2, int *dof, char *err, size_t errlen);
+
+/* The same fit in logits alone: u, its covariance, chi2 and dof, whatever the pawn's fitted
+ * worth; has_pawn false and no values in pawns. For refits whose pawn may come out <= 0
+ * (bootstrap replicates, leave-one-out). Errors as tune_imbalance_fit's but the pawn's. */
+int tune_imbalance_fit_logits(const TuneImbalance *tests, size_t count, unsigned pieces,
+                              TuneValues *out, double *chi2, int *dof, char *err, size_t errlen);
+
+/* How well the linear model fits, and the factor applied to the covariance. */
+typedef struct TuneFitQuality {
+    double chi2;    /* sum of (l_t - m_t . u)^2 / sigma_t^2 */
+    int dof;        /* tests - pieces fitted */
+    double p_value; /* P(chi2_dof >= chi2) (chi2.h); 1 when dof is 0 */
+    double scale;   /* chi2 / dof when dof > 0 and chi2 > dof (the Birge ratio), else 1 */
+} TuneFitQuality;
+
+/* tune_imbalance_fit, then the covariance (of the logits and of the values) multiplied by
+ * q->scale: when the tests scatter about the fit more than their standard errors say, the
+ * errors are taken to be too small by that common factor. Errors as tune_imbalance_fit's (*q is
+ * then zero). */
+int tune_imbalance_fit_scaled(const TuneImbalance *tests, size_t count, unsigned pieces,
+                              TuneValues *out, TuneFitQuality *q, char *err, size_t errlen);
 
 /* One imbalance bracketed by a pawn: with E1 = Elo(X v Y) from score s1 and E2 = Elo(X v Y+P)
  * from score s2, v(X) - v(Y) = E1 / (E1 - E2) pawns (63 % and 45 % give 0.726, which

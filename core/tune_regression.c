@@ -180,7 +180,7 @@ int tune_regression_fit(const TuneSample *samples, size_t count, unsigned pieces
                         TuneRegression *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    if (tune_design_check_pieces(pieces, err, errlen))
+    if (tune_design_check_pieces(pieces, true, err, errlen))
         return -1;
     if (count == 0)
         return errmsg_fail(err, errlen, "no samples to fit");

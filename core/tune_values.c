@@ -3,6 +3,7 @@
 #include "tune_values.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "errmsg.h"
 
@@ -14,8 +15,23 @@ const char *tune_piece_name(int piece)
     return piece >= 0 && piece < TUNE_PIECES ? names[piece] : "?";
 }
 
+/* value, cov, se, lo and hi: every field that is in pawns. */
+static void clear_pawns(TuneValues *v)
+{
+    v->has_pawn = false;
+    memset(v->value, 0, sizeof v->value);
+    memset(v->cov, 0, sizeof v->cov);
+    memset(v->se, 0, sizeof v->se);
+    memset(v->lo, 0, sizeof v->lo);
+    memset(v->hi, 0, sizeof v->hi);
+}
+
 int tune_values_to_pawns(TuneValues *v, char *err, size_t errlen)
 {
+    if (!(v->pieces & TUNE_BIT(TUNE_P))) {
+        clear_pawns(v);
+        return 0;
+    }
     const double up = v->logit[TUNE_P];
     if (!(up > 0.0))
         return errmsg_fail(err, errlen,
@@ -41,5 +57,15 @@ int tune_values_to_pawns(TuneValues *v, char *err, size_t errlen)
         v->lo[i] = v->value[i] - Z95 * v->se[i];
         v->hi[i] = v->value[i] + Z95 * v->se[i];
     }
+    v->has_pawn = true;
     return 0;
+}
+
+void tune_values_scale(TuneValues *v, double factor)
+{
+    for (int i = 0; i < TUNE_PIECES; i++)
+        for (int j = 0; j < TUNE_PIECES; j++)
+            v->logit_cov[i][j] *= factor;
+    if (v->has_pawn)
+        tune_values_to_pawns(v, NULL, 0);
 }

@@ -5,6 +5,7 @@
 #ifndef CARRERA_TUNE_VALUES_H
 #define CARRERA_TUNE_VALUES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "types.h"
@@ -29,9 +30,12 @@ static inline int tune_piece_index(PieceType t)
 const char *tune_piece_name(int piece);
 
 /* Piece values fitted by either method. Only the pieces of `pieces` are fitted; every other
- * entry is 0. */
+ * entry is 0. A pawn-free design (only the imbalance fit allows one) has logits and their
+ * covariance but no values in pawns: has_pawn is false and value, cov, se, lo, hi are 0; what it
+ * measures are ratios (tune_fieller.h). */
 typedef struct TuneValues {
-    unsigned pieces;                            /* TUNE_BIT set of the fitted pieces; has TUNE_P */
+    unsigned pieces;                            /* TUNE_BIT set of the fitted pieces */
+    bool has_pawn;                              /* the values in pawns below were made */
     double logit[TUNE_PIECES];                  /* u: worth in the logit of the score */
     double logit_cov[TUNE_PIECES][TUNE_PIECES]; /* covariance of u */
     double value[TUNE_PIECES];                  /* v = u / u_P, in pawns (v_P = 1) */
@@ -42,9 +46,15 @@ typedef struct TuneValues {
 } TuneValues;
 
 /* Fills value, cov, se, lo and hi of *v from its pieces, logit and logit_cov: v_i = u_i / u_P,
- * the covariance by the delta method (dv_i/du_i = 1/u_P, dv_i/du_P = -v_i/u_P). Error (outputs
- * left as they were) when the pawn's fitted worth u_P is not positive: without a pawn
- * calibration the values in pawns mean nothing. */
+ * the covariance by the delta method (dv_i/du_i = 1/u_P, dv_i/du_P = -v_i/u_P), and sets
+ * has_pawn. Without the pawn among the pieces it clears those fields and has_pawn and returns 0.
+ * Error (outputs left as they were) when the pawn's fitted worth u_P is not positive: without a
+ * pawn calibration the values in pawns mean nothing. */
 int tune_values_to_pawns(TuneValues *v, char *err, size_t errlen);
+
+/* Multiplies the covariance of the logits by factor (> 0; the Birge ratio chi2/dof of
+ * tune_imbalance_fit_scaled) and redoes the values in pawns' covariance, se, lo and hi; the
+ * estimates stay as they are. */
+void tune_values_scale(TuneValues *v, double factor);
 
 #endif
