@@ -247,6 +247,22 @@ static void test_config_errors(void **state)
              players);
     expect_error(c, 2, "games = FILES reads recorded games and plays none");
     expect_error("[tune]\nmethod = spsa\niterations = 2\n", 2, "no [match] section");
+    /* a sweep: rising node counts, no iterations, players limited by nodes alone */
+    const char *sweep_errors[][2] = {
+        { "nodes = 800, 200", "bad.ini:5: bad value '800, 200' for nodes" },
+        { "nodes = 200", "bad.ini:5: bad value '200' for nodes" },
+        { "nodes = 200, 800\niterations = 2", "bad.ini:6: nodes = ... plays the design once" },
+        { "method = spsa\niterations = 2\nnodes = 200, 800", "is for method = imbalance" },
+    };
+    for (size_t i = 0; i < sizeof sweep_errors / sizeof *sweep_errors; i++) {
+        snprintf(c, sizeof c, "[match]\ngames = 2\nimbalances = P\n[tune]\n%s\n%s",
+                 sweep_errors[i][0], players);
+        expect_error(c, 2, sweep_errors[i][1]);
+    }
+    expect_error("[match]\ngames = 2\nimbalances = P\n[tune]\nnodes = 200, 800\n[player1]\n"
+                 "depth = 3\n[player2]\nnodes = 100\n",
+                 2, "bad.ini:5: nodes = ... in [tune] sets the nodes per turn of each stage: "
+                    "[player1] must be limited by nodes alone");
     expect_error("[tune]\nmethod = regression\ngames = /nonexistent/a.h5\n", 2,
                  "/nonexistent/a.h5");
     /* a design that cannot separate the pieces is refused after its games */
@@ -321,6 +337,57 @@ static void test_imbalance_iterations(void **state)
     free(hi);
     free(score);
     expect_plots(h5, 2);
+}
+
+/* A convergence sweep: the design once at 150 and once at 600 nodes per turn, each stage fitted
+ * alone with its own nodes, recorded per stage, in the PGN's limits, and in the games' nodes;
+ * check-config prints the sweep and the plan. */
+static void test_imbalance_sweep(void **state)
+{
+    (void)state;
+    const char *config = "[match]\nvariant = caparandom\nopenings = random\n"
+                         "imbalances = Q:A, A:RN, R:NPP, N:PPP, P*2\ngames = 4\nmax_plies = 120\n"
+                         "resign_score = 800\nresign_moves = 2\n"
+                         "[tune]\nnodes = 150, 600\n"
+                         "[player1]\nnodes = 5000\n[player2]\nnodes = 5000\n";
+    Run r = tune("sweep", config, false);
+    if (r.status > 1)
+        fail_msg("status %d\n%s\n%s", r.status, r.out, r.err);
+    assert_non_null(strstr(r.out, "of stage 1 at 150 nodes per turn"));
+    assert_non_null(strstr(r.out, "of stage 2 at 600 nodes per turn"));
+    run_free(&r);
+    char h5[512], pgn_path[512], ini[512];
+    path_of(h5, sizeof h5, "sweep", "h5");
+    path_of(pgn_path, sizeof pgn_path, "sweep", "pgn");
+    path_of(ini, sizeof ini, "sweep", "ini");
+    hsize_t dn[2];
+    double *nodes = read_doubles(h5, "/tune/iterations/nodes", dn);
+    assert_int_equal(dn[0], 2);
+    assert_true(nodes[0] == 150 && nodes[1] == 600);
+    free(nodes);
+    size_t pairs;
+    free(pair_scores(h5, &pairs));
+    assert_int_equal(pairs, 2 * 12); /* 12 pairs a stage: 2 games x 6 units of weight */
+    /* the PGN's games say their stage's limits: pairs 1 to 12 at 150, 13 to 24 at 600 */
+    char *pgn = read_bytes(pgn_path, NULL);
+    assert_non_null(strstr(pgn, "[Round \"1.1\"]"));
+    int low = 0, high = 0;
+    for (const char *at = pgn; (at = strstr(at, "nodes ")) != NULL; at++) {
+        low += strncmp(at, "nodes 150;", 10) == 0 || strncmp(at, "nodes 150\"", 10) == 0;
+        high += strncmp(at, "nodes 600;", 10) == 0 || strncmp(at, "nodes 600\"", 10) == 0;
+        assert_true(strncmp(at, "nodes 5000", 10) != 0);
+    }
+    assert_int_equal(low, 2 * 24);  /* two players in each of 24 games */
+    assert_int_equal(high, 2 * 24);
+    free(pgn);
+    const char *argv[] = { CARRERA_BIN, "check-config", ini, NULL };
+    r = run_program(argv, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "tune imbalance, a sweep over 2 node counts"));
+    assert_non_null(strstr(r.out, "plan of the 5 imbalances"));
+    assert_non_null(strstr(r.out, "optimal weight"));
+    assert_non_null(strstr(r.out, "\n  A-(R+N) "));
+    run_free(&r);
 }
 
 /* SPSA over the Archbishop's and the Chancellor's values: 5 iterations of 2 pairs. */
@@ -542,6 +609,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_imbalance_iterations),
+        cmocka_unit_test(test_imbalance_sweep),
         cmocka_unit_test(test_spsa),
         cmocka_unit_test(test_spsa_kill_and_resume),
         cmocka_unit_test(test_regression_sources),

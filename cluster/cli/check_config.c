@@ -10,6 +10,7 @@
 #include "estimate.h"
 #include "ini_file.h"
 #include "match_config.h"
+#include "plan.h"
 
 void check_config_usage(FILE *out)
 {
@@ -19,7 +20,9 @@ void check_config_usage(FILE *out)
           "match or tune file (with a [match] section), and checks every key and value, the\n"
           "position under the variant and turn rules included, without running anything. Prints\n"
           "a one-line summary, or the first error with the file, line and key at fault (exit\n"
-          "status 2).\n",
+          "status 2). For the imbalance method of `carrera tune` it also prints the plan: the\n"
+          "95% half-widths the planned games should give each value, contrast and ratio, and\n"
+          "the weights that would give A, C and their contrasts the narrowest intervals.\n",
           out);
 }
 
@@ -57,6 +60,9 @@ int check_config_command(int argc, char **argv)
         if (m.tune.given && m.tune.method == TUNE_SPSA)
             snprintf(tune, sizeof tune, "; tune spsa over %d parameters, %d iterations",
                      m.tune.n_params, m.stages);
+        else if (m.tune.given && m.tune.n_sweep)
+            snprintf(tune, sizeof tune, "; tune %s, a sweep over %d node counts",
+                     tune_method_name(m.tune.method), m.tune.n_sweep);
         else if (m.tune.given)
             snprintf(tune, sizeof tune, "; tune %s%s", tune_method_name(m.tune.method),
                      m.stages > 1 ? ", iterated" : "");
@@ -67,7 +73,13 @@ int check_config_command(int argc, char **argv)
                m.players[0].name, m.players[1].name, m.variant->name,
                turn_rules_name(m.rules.turns), m.games, m.n_imbalances ? " over imbalances" : "",
                m.sprt ? ", with an SPRT" : "", tune, estimate);
+        int status = 0;
+        if (m.tune.given && m.tune.method == TUNE_IMBALANCE &&
+            plan_print(stdout, &m, err, sizeof err) != 0)
+            status = cli_error("%s: the imbalances cannot give values: %s", m.file, err);
         match_config_free(&m);
+        if (status)
+            return status;
     } else {
         PerftConfig config;
         if (perft_config_read(argv[1], &config, err, sizeof err) != 0)

@@ -333,7 +333,9 @@ static void check_whole(Reader *r, const Ini *ini)
         uint64_t weights = 0;
         for (int i = 0; i < c->n_imbalances; i++)
             weights += (uint64_t)c->weights[i];
-        c->stages = t->given && t->method == TUNE_IMBALANCE ? t->iterations : 1;
+        c->stages = !t->given || t->method != TUNE_IMBALANCE ? 1
+                    : t->n_sweep                             ? t->n_sweep
+                                                             : t->iterations;
         c->pairs_per_stage = (uint64_t)c->games / 2 * (weights ? weights : 1);
     }
     total = 2 * c->pairs_per_stage * (uint64_t)c->stages;
@@ -385,6 +387,14 @@ static void check_whole(Reader *r, const Ini *ini)
             ini_fail(&r->check, line_of(ini, i ? "player2" : "player1", "engine"),
                      "method = %s%s changes the players' evaluation: both must be Carrera's engine",
                      tune_method_name(t->method), t->method == TUNE_SPSA ? "" : " with iterations");
+    }
+    for (int i = 0; i < 2 && t->n_sweep; i++) {
+        const PlayerLimits *l = &c->players[i].limits;
+        if (!l->nodes || l->depth || l->movetime_ms || l->base_ms)
+            ini_fail(&r->check, line_of(ini, "tune", "nodes"),
+                     "nodes = ... in [tune] sets the nodes per turn of each stage: [%s] must be "
+                     "limited by nodes alone (its nodes are replaced)",
+                     i ? "player2" : "player1");
     }
     if (t->given && t->method == TUNE_SPSA)
         tune_params_complete(t, &c->players[0].eval);

@@ -185,6 +185,21 @@ void tune_config_key(TuneConfig *t, IniCheck *check, const IniEntry *e)
         t->n_sources = count;
         for (int i = 0; i < count; i++)
             snprintf(t->sources[i], sizeof t->sources[i], "%s", items[i]);
+    } else if (strcmp(k, "nodes") == 0) {
+        char buf[TUNE_MAX_SWEEP * 24], *items[TUNE_MAX_SWEEP + 1];
+        int count = split(e->value, buf, sizeof buf, items, TUNE_MAX_SWEEP);
+        t->n_sweep = 0;
+        for (int i = 0; i < count; i++) {
+            if (!number_parse(items[i], 1, 1000000000, &n) ||
+                (i > 0 && (uint64_t)n <= t->sweep[i - 1])) {
+                t->n_sweep = 0;
+                break;
+            }
+            t->sweep[t->n_sweep++] = (uint64_t)n;
+        }
+        if (t->n_sweep < 2)
+            bad(check, e,
+                "2 to 16 node counts per turn, rising, separated by commas (1000, 4000, 16000)");
     } else if (strcmp(k, "skip_plies") == 0) {
         if (number_parse(e->value, 0, 1000, &n))
             t->skip_plies = (int)n;
@@ -195,7 +210,7 @@ void tune_config_key(TuneConfig *t, IniCheck *check, const IniEntry *e)
     } else {
         ini_unknown_key(check, e,
                         "[tune] takes method, iterations, pairs_per_iteration, A, alpha, gamma, "
-                        "params, one line per parameter's bounds, games, skip_plies");
+                        "params, one line per parameter's bounds, games, skip_plies, nodes");
     }
 }
 
@@ -227,6 +242,13 @@ void tune_config_check(TuneConfig *t, IniCheck *check, const Ini *ini)
     if (t->method == TUNE_IMBALANCE && line_of(ini, "games"))
         ini_fail(check, line_of(ini, "games"),
                  "games = FILES is for method = regression (the imbalance method plays its own)");
+    if (t->method != TUNE_IMBALANCE && line_of(ini, "nodes"))
+        ini_fail(check, line_of(ini, "nodes"),
+                 "nodes = N1, N2, ... (a convergence study) is for method = imbalance");
+    if (t->n_sweep && line_of(ini, "iterations"))
+        ini_fail(check, line_of(ini, "iterations"),
+                 "nodes = ... plays the design once per node count, each fitted alone: it has no "
+                 "iterations");
     if (t->method == TUNE_SPSA) {
         if (!line_of(ini, "iterations"))
             ini_fail(check, ini_file_section(ini, "tune")->line,
@@ -240,6 +262,11 @@ void tune_config_check(TuneConfig *t, IniCheck *check, const Ini *ini)
         if (!t->A_given)
             t->A = 0.1 * t->iterations;
     }
+}
+
+uint64_t tune_sweep_nodes(const TuneConfig *t, int stage)
+{
+    return stage >= 0 && stage < t->n_sweep ? t->sweep[stage] : 0;
 }
 
 double tune_param_get(const TuneParam *p, const EvalParams *e)

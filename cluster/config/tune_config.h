@@ -22,6 +22,7 @@ typedef enum TuneMethod {
 #define TUNE_MAX_PARAMS     16
 #define TUNE_MAX_SOURCES    16
 #define TUNE_MAX_ITERATIONS 100000
+#define TUNE_MAX_SWEEP      16
 
 /* One SPSA parameter: an evaluation parameter, its bounds and fishtest's c_end and r_end. The
  * start is each player's own value (read from the players, not from [tune]). */
@@ -43,9 +44,17 @@ typedef struct TuneConfig {
     char sources[TUNE_MAX_SOURCES][CONFIG_PATH_MAX]; /* regression: result files to read */
     int n_sources;
     int skip_plies; /* regression: turns at the start of each game not sampled (default 16) */
+    /* imbalance: a convergence study, `nodes = 1000, 4000, 16000`: the design played once per
+     * entry (a stage each, both players searching that many nodes per turn), each fitted alone;
+     * n_sweep 0 without one */
+    uint64_t sweep[TUNE_MAX_SWEEP];
+    int n_sweep;
 } TuneConfig;
 
 const char *tune_method_name(TuneMethod m);
+
+/* The nodes per turn both players search in stage `stage` of a sweep; 0 without a sweep. */
+uint64_t tune_sweep_nodes(const TuneConfig *t, int stage);
 
 /* The defaults: imbalance, 1 iteration, no parameters (spsa takes the Archbishop's and the
  * Chancellor's values when none are named). */

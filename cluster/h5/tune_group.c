@@ -33,6 +33,91 @@ static int put_pieces(hid_t g)
     return h5file_put_str_array(g, "pieces", pieces, TUNE_PIECES);
 }
 
+/* The quantities of an analysis: names, estimates, delta, Fieller and bootstrap intervals. */
+static int put_quantities(hid_t g, const TuneAnalysis *a)
+{
+    const int nq = a->nq;
+    const char *names[TUNE_QUANTITIES_MAX];
+    double col[9][TUNE_QUANTITIES_MAX];
+    int32_t kind[TUNE_QUANTITIES_MAX];
+    for (int k = 0; k < nq; k++) {
+        const TuneEstimate *e = &a->estimate[k];
+        names[k] = a->q[k].name;
+        col[0][k] = e->value;
+        col[1][k] = e->se;
+        col[2][k] = e->delta_lo;
+        col[3][k] = e->delta_hi;
+        col[4][k] = e->lo;
+        col[5][k] = e->hi;
+        col[6][k] = a->boot_ok ? a->boot.lo[k] : NAN;
+        col[7][k] = a->boot_ok ? a->boot.hi[k] : NAN;
+        col[8][k] = a->boot_ok ? a->boot.infinite[k] : NAN;
+        kind[k] = (int32_t)e->kind;
+    }
+    static const char *const col_names[9] = { "q_value",    "q_se",         "q_delta_lo",
+                                              "q_delta_hi", "q_fieller_lo", "q_fieller_hi",
+                                              "q_boot_lo",  "q_boot_hi",    "q_boot_infinite" };
+    hsize_t dq[1] = { (hsize_t)nq };
+    int rc = h5file_put_str_array(g, "quantities", names, (size_t)nq);
+    for (int c = 0; c < 9; c++)
+        rc |= h5file_put_array(g, col_names[c], F64, 1, dq, col[c]);
+    rc |= h5file_put_array(g, "q_fieller_kind", I32, 1, dq, kind);
+    rc |= h5file_put_i32(g, "bootstrap_replicates", a->boot_ok ? a->boot.replicates : 0);
+    rc |= h5file_put_i32(g, "bootstrap_failed", a->boot_ok ? a->boot.failed : 0);
+    rc |= h5file_put_u64(g, "bootstrap_seed", a->boot_seed);
+    return rc;
+}
+
+/* Each test's residual and its leave-one-out refit. */
+static int put_tests(hid_t g, const TuneAnalysis *a)
+{
+    const size_t n = a->count, nq = (size_t)a->nq;
+    double col[5][TUNE_ANALYSIS_TESTS];
+    double *loo = calloc(3 * n * nq + 1, sizeof *loo);
+    if (!loo)
+        return -1;
+    for (size_t t = 0; t < n; t++) {
+        const TuneResidual *r = &a->residual[t];
+        const TuneLeaveOut *l = &a->loo[t];
+        const bool out = a->loo_ok && l->possible;
+        col[0][t] = r->fitted_score;
+        col[1][t] = r->leverage;
+        col[2][t] = r->determined ? NAN : r->standardised;
+        col[3][t] = out ? l->predicted_score : NAN;
+        col[4][t] = out ? l->prediction_z : NAN;
+        for (size_t k = 0; k < nq; k++) {
+            loo[t * nq + k] = out ? l->estimate[k].value : NAN;
+            loo[(n + t) * nq + k] = out ? l->estimate[k].lo : NAN;
+            loo[(2 * n + t) * nq + k] = out ? l->estimate[k].hi : NAN;
+        }
+    }
+    static const char *const col_names[5] = { "fitted_score", "leverage", "residual_std",
+                                              "loo_score", "loo_z" };
+    hsize_t dn[1] = { n }, dnq[2] = { n, nq };
+    int rc = 0;
+    for (int c = 0; c < 5; c++)
+        rc |= h5file_put_array(g, col_names[c], F64, 1, dn, col[c]);
+    rc |= h5file_put_array(g, "loo_q_value", F64, 2, dnq, loo);
+    rc |= h5file_put_array(g, "loo_q_fieller_lo", F64, 2, dnq, loo + n * nq);
+    rc |= h5file_put_array(g, "loo_q_fieller_hi", F64, 2, dnq, loo + 2 * n * nq);
+    free(loo);
+    return rc;
+}
+
+/* The fit of a stage with everything its analysis gives. */
+static int put_analysis(hid_t g, const TuneAnalysis *a)
+{
+    int rc = put_values(g, &a->values);
+    rc |= h5file_put_f64(g, "chi2", a->quality.chi2);
+    rc |= h5file_put_i32(g, "dof", a->quality.dof);
+    rc |= h5file_put_f64(g, "p_value", a->quality.p_value);
+    rc |= h5file_put_f64(g, "scale", a->quality.scale);
+    rc |= h5file_put_i32(g, "corrected", a->corrected);
+    rc |= put_quantities(g, a);
+    rc |= put_tests(g, a);
+    return rc;
+}
+
 /* The imbalances, the last iteration's tests and fit, and /tune/iterations. */
 static int put_imbalance(hid_t g, const Tuner *t)
 {
@@ -56,48 +141,59 @@ static int put_imbalance(hid_t g, const Tuner *t)
     rc |= h5file_put_i32(g, "converged", t->converged);
     rc |= h5file_put_i32(g, "iterations_planned", c->stages);
     const TuneFit *fit = tuner_final_fit(t);
-    if (fit) {
+    if (fit && fit->analysis) {
+        const TuneAnalysis *a = fit->analysis;
         double score[MATCH_MAX_IMBALANCES], se[MATCH_MAX_IMBALANCES];
         for (int i = 0; i < n; i++) {
-            score[i] = fit->tests[i].score;
-            se[i] = fit->tests[i].se;
+            score[i] = a->tests[i].score;
+            se[i] = a->tests[i].se;
         }
         rc |= h5file_put_array(g, "pairs", H5T_STD_U64LE, H5T_NATIVE_UINT64, 2, penta, fit->pairs);
         rc |= h5file_put_array(g, "score", F64, 1, rows, score);
         rc |= h5file_put_array(g, "score_se", F64, 1, rows, se);
-        if (fit->ok) {
-            rc |= put_values(g, &fit->values);
-            rc |= h5file_put_f64(g, "chi2", fit->chi2);
-            rc |= h5file_put_i32(g, "dof", fit->dof);
-            rc |= h5file_put_i32(g, "corrected", fit->corrected);
-        }
+        if (fit->ok)
+            rc |= put_analysis(g, a);
     }
     hid_t it = H5Gcreate2(g, "iterations", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (it < 0)
         return -1;
     size_t kk = (size_t)k_n;
-    double *buf = calloc(kk * (5 * TUNE_PIECES + 2 * (size_t)n) + 1, sizeof *buf);
+    const TuneFit *last = tuner_final_fit(t);
+    const size_t nq = last && last->ok ? (size_t)last->analysis->nq : 0;
+    double *buf = calloc(kk * (5 * TUNE_PIECES + 2 * (size_t)n + 3 * nq) + 1, sizeof *buf);
+    uint64_t *nodes = calloc(kk + 1, sizeof *nodes);
     const char **fits = calloc(kk + 1, sizeof *fits);
-    if (!buf || !fits) {
+    if (!buf || !fits || !nodes) {
         free(buf);
         free(fits);
+        free(nodes);
         H5Gclose(it);
         return -1;
     }
     double *played = buf, *value = played + kk * TUNE_PIECES, *lo = value + kk * TUNE_PIECES,
-           *hi = lo + kk * TUNE_PIECES, *sc = hi + kk * TUNE_PIECES, *sse = sc + kk * (size_t)n;
+           *hi = lo + kk * TUNE_PIECES, *sc = hi + kk * TUNE_PIECES, *sse = sc + kk * (size_t)n,
+           *qv = sse + kk * (size_t)n, *qlo = qv + kk * nq, *qhi = qlo + kk * nq;
     for (size_t k = 0; k < kk; k++) {
         const TuneIteration *x = &t->iterations[k];
-        fits[k] = x->fit.ok ? "ok" : x->fit.reason;
+        const TuneAnalysis *a = x->fit.analysis;
+        const bool ok = x->fit.ok;
+        fits[k] = ok ? "ok" : x->fit.reason;
+        nodes[k] = x->nodes;
         for (int p = 0; p < TUNE_PIECES; p++) {
             played[k * TUNE_PIECES + (size_t)p] = x->played[p];
-            value[k * TUNE_PIECES + (size_t)p] = x->fit.ok ? x->fit.values.value[p] : NAN;
-            lo[k * TUNE_PIECES + (size_t)p] = x->fit.ok ? x->fit.values.lo[p] : NAN;
-            hi[k * TUNE_PIECES + (size_t)p] = x->fit.ok ? x->fit.values.hi[p] : NAN;
+            value[k * TUNE_PIECES + (size_t)p] = ok ? a->values.value[p] : NAN;
+            lo[k * TUNE_PIECES + (size_t)p] = ok ? a->values.lo[p] : NAN;
+            hi[k * TUNE_PIECES + (size_t)p] = ok ? a->values.hi[p] : NAN;
         }
         for (int i = 0; i < n; i++) {
-            sc[k * (size_t)n + (size_t)i] = x->fit.tests[i].score;
-            sse[k * (size_t)n + (size_t)i] = x->fit.tests[i].se;
+            sc[k * (size_t)n + (size_t)i] = a ? a->tests[i].score : NAN;
+            sse[k * (size_t)n + (size_t)i] = a ? a->tests[i].se : NAN;
+        }
+        for (size_t q = 0; q < nq; q++) {
+            const bool has = ok && (size_t)a->nq == nq;
+            qv[k * nq + q] = has ? a->estimate[q].value : NAN;
+            qlo[k * nq + q] = has ? a->estimate[q].lo : NAN;
+            qhi[k * nq + q] = has ? a->estimate[q].hi : NAN;
         }
     }
     hsize_t kp[2] = { kk, TUNE_PIECES }, kn[2] = { kk, (hsize_t)n };
@@ -108,8 +204,16 @@ static int put_imbalance(hid_t g, const Tuner *t)
     rc |= h5file_put_array(it, "score", F64, 2, kn, sc);
     rc |= h5file_put_array(it, "score_se", F64, 2, kn, sse);
     rc |= h5file_put_str_array(it, "fit", fits, kk);
+    hsize_t dk[1] = { kk }, kq[2] = { kk, nq };
+    rc |= h5file_put_array(it, "nodes", H5T_STD_U64LE, H5T_NATIVE_UINT64, 1, dk, nodes);
+    if (nq) {
+        rc |= h5file_put_array(it, "q_value", F64, 2, kq, qv);
+        rc |= h5file_put_array(it, "q_fieller_lo", F64, 2, kq, qlo);
+        rc |= h5file_put_array(it, "q_fieller_hi", F64, 2, kq, qhi);
+    }
     free(buf);
     free(fits);
+    free(nodes);
     if (H5Gclose(it) < 0)
         rc = -1;
     return rc;

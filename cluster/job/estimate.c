@@ -69,14 +69,22 @@ double estimate_match_seconds(const MatchConfig *c, int threads)
     int plies = c->adjudication.max_plies > 0 && c->adjudication.max_plies < 150
                     ? c->adjudication.max_plies
                     : 150;
-    double per_turn[2];
-    for (int i = 0; i < 2; i++) {
-        per_turn[i] = turn_seconds(&c->players[i], &c->rules, plies);
-        if (per_turn[i] <= 0)
-            return 0;
+    /* a sweep's stages each at their own nodes; otherwise one kind of stage */
+    const int kinds = c->tune.n_sweep ? c->tune.n_sweep : 1;
+    double total = 0;
+    for (int k = 0; k < kinds; k++) {
+        double per_turn[2];
+        for (int i = 0; i < 2; i++) {
+            PlayerConfig p = c->players[i];
+            if (c->tune.n_sweep)
+                p.limits.nodes = c->tune.sweep[k];
+            per_turn[i] = turn_seconds(&p, &c->rules, plies);
+            if (per_turn[i] <= 0)
+                return 0;
+        }
+        total += (double)c->games / kinds * plies / 2.0 * (per_turn[0] + per_turn[1]);
     }
-    double game = plies / 2.0 * (per_turn[0] + per_turn[1]);
-    return (double)c->games * game / (threads > 0 ? threads : 1);
+    return total / (threads > 0 ? threads : 1);
 }
 
 void estimate_duration_text(double s, char *out, size_t len)

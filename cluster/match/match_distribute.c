@@ -110,6 +110,10 @@ static void *play_task(void *ctx, int slot, const void *data, size_t len, size_t
     } else {
         player_set_eval(mine[0], &m->eval[0]);
         player_set_eval(mine[1], &m->eval[1]);
+        /* a sweep's stage, known from the pair alone on every rank */
+        const uint64_t nodes = tune_sweep_nodes(&c->tune, (int)(m->pair / c->pairs_per_stage));
+        for (int k = 0; k < 2 && nodes; k++)
+            player_set_nodes(mine[k], nodes);
         GameRecord g[2];
         if (play_pair(c, o, mine, m->pair, g, err, sizeof err) != 0) {
             out = wire_failed(err, result_len);

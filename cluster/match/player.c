@@ -130,6 +130,8 @@ void player_set_eval(Player *p, const EvalParams *e)
     engine_clear_hash(p->session, why, sizeof why); /* scores of the old evaluation */
 }
 
+void player_set_nodes(Player *p, uint64_t nodes) { p->cfg.limits.nodes = nodes; }
+
 int player_new_game(Player *p, char *err, size_t errlen)
 {
     if (p->cfg.kind == PLAYER_CARRERA) {

@@ -50,6 +50,10 @@ const PlayerConfig *player_config(const Player *p);
  * evaluation parameters e, as a tuner's stage asks. */
 void player_set_eval(Player *p, const EvalParams *e);
 
+/* Searches `nodes` nodes per turn from now on (a sweep's stage; the player is limited by nodes
+ * alone). */
+void player_set_nodes(Player *p, uint64_t nodes);
+
 /* Prepares for a new game: ucinewgame (an empty table for Carrera), restarting an external engine
  * that failed before. Returns 0, or -1 with a message when the engine cannot be restarted. */
 int player_new_game(Player *p, char *err, size_t errlen);

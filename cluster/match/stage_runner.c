@@ -69,9 +69,15 @@ static double player1_score(const GameRecord *g, int game)
     return (game == 0 ? white_score2 : 2 - white_score2) / 2.0;
 }
 
-static void limits_text(const PlayerConfig *p, char *out, size_t len)
+/* The player's limits in the pair's stage (a sweep's stage sets the nodes). */
+static void limits_text(const MatchConfig *c, const PlayerConfig *p, uint64_t pair, char *out,
+                        size_t len)
 {
-    const PlayerLimits *l = &p->limits;
+    PlayerLimits stage = p->limits;
+    const uint64_t sweep = tune_sweep_nodes(&c->tune, (int)(pair / c->pairs_per_stage));
+    if (sweep)
+        stage.nodes = sweep;
+    const PlayerLimits *l = &stage;
     size_t used = (size_t)snprintf(out, len, "%s:", p->name);
     if (l->nodes)
         used += (size_t)snprintf(out + used, len - used, " nodes %" PRIu64, l->nodes);
@@ -95,8 +101,8 @@ static void record_pair(StageRunner *run, uint64_t pair, GameRecord g[2])
     uint64_t nodes = g[0].nodes[0] + g[0].nodes[1] + g[1].nodes[0] + g[1].nodes[1];
 
     char limits[2][160], both[330];
-    limits_text(&c->players[0], limits[0], sizeof limits[0]);
-    limits_text(&c->players[1], limits[1], sizeof limits[1]);
+    limits_text(c, &c->players[0], pair, limits[0], sizeof limits[0]);
+    limits_text(c, &c->players[1], pair, limits[1], sizeof limits[1]);
     snprintf(both, sizeof both, "%s; %s", limits[0], limits[1]);
     bool in_pgn = true;
     for (int k = 0; k < 2 && run->pgn && in_pgn; k++) {

@@ -9,39 +9,40 @@
 
 #include "regression.h"
 
-void tune_fit(const MatchConfig *c, const uint64_t (*pairs)[PAIR_CLASSES], TuneFit *fit)
+void tune_fit(const MatchConfig *c, const uint64_t (*pairs)[PAIR_CLASSES], int stage, TuneFit *fit)
 {
     memset(fit, 0, sizeof *fit);
-    unsigned pieces = TUNE_BIT(TUNE_P);
+    int material[MATCH_MAX_IMBALANCES][TUNE_PIECES];
     for (int i = 0; i < c->n_imbalances; i++) {
         memcpy(fit->pairs[i], pairs[i], sizeof fit->pairs[i]);
-        int material[TUNE_PIECES];
-        imbalance_vector(&c->imbalances[i], material);
-        for (int p = 0; p < TUNE_PIECES; p++)
-            if (material[p])
-                pieces |= TUNE_BIT(p);
-        char why[256];
-        if (tune_imbalance_from_pairs(&fit->tests[i], material, pairs[i], why, sizeof why) != 0) {
-            snprintf(fit->reason, sizeof fit->reason, "imbalance %s: %s", c->imbalances[i].name,
-                     why);
-            return;
-        }
-        fit->corrected = fit->corrected || fit->tests[i].corrected;
+        imbalance_vector(&c->imbalances[i], material[i]);
     }
-    TuneValues *v = &fit->values;
-    if (tune_imbalance_fit(fit->tests, (size_t)c->n_imbalances, pieces, v, &fit->chi2, &fit->dof,
-                           fit->reason, sizeof fit->reason) != 0)
+    fit->analysis = malloc(sizeof *fit->analysis);
+    if (!fit->analysis) {
+        snprintf(fit->reason, sizeof fit->reason, "out of memory for the fit's analysis");
         return;
-    /* values are ratios to the pawn's worth: while that is not clearly above 0 they mean nothing */
-    double pawn = v->logit[TUNE_P], pawn_se = sqrt(v->logit_cov[TUNE_P][TUNE_P]);
-    if (pawn <= 1.96 * pawn_se) {
-        snprintf(fit->reason, sizeof fit->reason,
-                 "the games do not yet show a pawn worth anything (its logit %.3f +- %.3f, 95%%): "
-                 "play more games per imbalance",
-                 pawn, 1.96 * pawn_se);
+    }
+    const uint64_t seed = c->seed ^ (0xA24BAED4963EE407ull * (uint64_t)(stage + 1));
+    TuneAnalysis *a = fit->analysis;
+    if (tune_analyse((const int(*)[TUNE_PIECES])material, pairs, (size_t)c->n_imbalances,
+                     TUNE_ANALYSIS_REPLICATES, seed, a) != 0) {
+        /* a test's name says more than its number */
+        const char *num = strstr(a->reason, "imbalance test ");
+        long t = num ? strtol(num + 15, NULL, 10) : -1;
+        if (num == a->reason && t >= 0 && t < c->n_imbalances)
+            snprintf(fit->reason, sizeof fit->reason, "imbalance %s: %s", c->imbalances[t].name,
+                     strchr(a->reason, ':') + 2);
+        else
+            snprintf(fit->reason, sizeof fit->reason, "%s", a->reason);
         return;
     }
     fit->ok = true;
+}
+
+void tune_fit_free(TuneFit *fit)
+{
+    free(fit->analysis);
+    fit->analysis = NULL;
 }
 
 /* ---- stages ---- */
@@ -119,6 +120,8 @@ int tuner_init(Tuner *t, const MatchConfig *c, char *err, size_t errlen)
 
 void tuner_free(Tuner *t)
 {
+    for (int k = 0; k < t->n_iterations; k++)
+        tune_fit_free(&t->iterations[k].fit);
     free(t->iterations);
     free(t->theta);
     free(t->signs);
@@ -136,7 +139,10 @@ static void imbalance_stage_end(Tuner *t)
     const MatchConfig *c = t->cfg;
     TuneIteration *it = &t->iterations[t->n_iterations++];
     played_values(&t->eval[0], it->played);
-    tune_fit(c, (const uint64_t(*)[PAIR_CLASSES])t->stage_pairs, &it->fit);
+    it->nodes = tune_sweep_nodes(&c->tune, t->stage);
+    tune_fit(c, (const uint64_t(*)[PAIR_CLASSES])t->stage_pairs, t->stage, &it->fit);
+    if (c->tune.n_sweep)
+        return; /* every stage plays the same design with the same values */
     if (!it->fit.ok) {
         if (t->stage + 1 < c->stages) {
             t->finished = true;
@@ -145,7 +151,7 @@ static void imbalance_stage_end(Tuner *t)
         }
         return;
     }
-    const TuneValues *v = &it->fit.values;
+    const TuneValues *v = &it->fit.analysis->values;
     bool agree = true;
     for (int p = 1; p < TUNE_PIECES; p++)
         if (v->pieces & TUNE_BIT(p))
@@ -227,21 +233,82 @@ void tune_print_values(FILE *out, const char *heading, const TuneValues *v)
                     v->hi[p]);
 }
 
+/* The quantities of a fit: estimate, delta-method, Fieller and bootstrap intervals. */
+static void print_quantities(FILE *out, const TuneAnalysis *a)
+{
+    fprintf(out, "  %-8s %7s  %-16s  %-18s  %s\n", "", "value", "delta 95%", "Fieller 95%",
+            a->boot_ok ? "bootstrap 95%" : "");
+    for (int k = 0; k < a->nq; k++) {
+        const TuneEstimate *e = &a->estimate[k];
+        char delta[64], fieller[64], boot[64] = "";
+        tune_analysis_interval_text(e->delta_lo, e->delta_hi, TUNE_INTERVAL_BOUNDED, 2, delta,
+                                    sizeof delta);
+        tune_analysis_interval_text(e->lo, e->hi, e->kind, 2, fieller, sizeof fieller);
+        if (a->boot_ok)
+            tune_analysis_interval_text(a->boot.lo[k], a->boot.hi[k], TUNE_INTERVAL_BOUNDED, 2,
+                                        boot, sizeof boot);
+        fprintf(out, "  %-8s %7.2f  %-16s  %-18s  %s\n", a->q[k].name, e->value, delta, fieller,
+                boot);
+    }
+    if (a->boot_ok)
+        fprintf(out, "  (bootstrap: %d replicates over game pairs, %d failed)\n",
+                a->boot.replicates, a->boot.failed);
+    else
+        fprintf(out, "  (no bootstrap: %s)\n", a->boot_reason);
+}
+
+/* Each test against the fit and against the fit of the others. */
+static void print_tests(FILE *out, const MatchConfig *c, const TuneAnalysis *a)
+{
+    fprintf(out, "  imbalance  pairs   score  fitted  std.resid | left out: predicted      z\n");
+    for (size_t t = 0; t < a->count; t++) {
+        const TuneResidual *r = &a->residual[t];
+        const TuneLeaveOut *l = &a->loo[t];
+        uint64_t n = 0;
+        for (int k = 0; k < PAIR_CLASSES; k++)
+            n += a->pairs[t][k];
+        char resid[32], loo[64];
+        snprintf(resid, sizeof resid, r->determined ? "(alone)" : "%+.2f", r->standardised);
+        if (a->loo_ok && l->possible)
+            snprintf(loo, sizeof loo, "%.3f  %+6.2f%s", l->predicted_score, l->prediction_z,
+                     fabs(l->prediction_z) > 2.5 ? " !" : "");
+        else
+            snprintf(loo, sizeof loo, "cannot be left out");
+        fprintf(out, "  %-9s %6llu  %6.3f  %6.3f  %9s | %s\n", c->imbalances[t].name,
+                (unsigned long long)n, a->tests[t].score, r->fitted_score, resid, loo);
+    }
+    for (int k = 0; k < a->n_brackets; k++) {
+        const TuneBracketPair *b = &a->brackets[k];
+        if (b->ok)
+            fprintf(out, "  bracket %s / %s alone: %.2f +- %.2f pawns\n",
+                    c->imbalances[b->test].name, c->imbalances[b->plus].name, b->value,
+                    1.96 * b->se);
+        else
+            fprintf(out, "  bracket %s / %s: %s\n", c->imbalances[b->test].name,
+                    c->imbalances[b->plus].name, b->reason);
+    }
+}
+
 static void print_fit(FILE *out, const MatchConfig *c, const TuneFit *fit, const char *what)
 {
     if (!fit->ok) {
         fprintf(out, "no piece values%s: %s\n", what, fit->reason);
         return;
     }
-    char heading[512];
-    snprintf(heading, sizeof heading,
-             "piece values%s (pawns, 95%% intervals; least squares over %d imbalances, chi2 %.1f "
-             "on %d degrees of freedom)%s:",
-             what, c->n_imbalances, fit->chi2, fit->dof,
-             fit->corrected
-                 ? " [a test with a one-sided score was corrected by one win and one loss]"
-                 : "");
-    tune_print_values(out, heading, &fit->values);
+    const TuneAnalysis *a = fit->analysis;
+    const TuneFitQuality *q = &a->quality;
+    char scaled[96] = "";
+    if (q->scale != 1.0)
+        snprintf(scaled, sizeof scaled, "; covariance scaled by chi2/dof = %.2f", q->scale);
+    fprintf(out,
+            "piece values%s (%s; least squares over %d imbalances, chi2 %.1f on %d degrees of "
+            "freedom, p = %.3f%s)%s:\n",
+            what, a->values.has_pawn ? "pawns" : "ratios: no pawn in the design", c->n_imbalances,
+            q->chi2, q->dof, q->p_value, scaled,
+            a->corrected ? " [a test with a one-sided score was corrected by one win and one loss]"
+                         : "");
+    print_quantities(out, a);
+    print_tests(out, c, a);
 }
 
 static void print_spsa(FILE *out, const Tuner *t)
@@ -260,8 +327,11 @@ void tuner_print(FILE *out, const Tuner *t)
     const MatchConfig *c = t->cfg;
     if (c->tune.method == TUNE_IMBALANCE) {
         for (int k = 0; k < t->n_iterations; k++) {
-            char what[64] = "";
-            if (c->stages > 1) {
+            char what[96] = "";
+            if (c->tune.n_sweep) {
+                snprintf(what, sizeof what, " of stage %d at %llu nodes per turn", k + 1,
+                         (unsigned long long)t->iterations[k].nodes);
+            } else if (c->stages > 1) {
                 snprintf(what, sizeof what, " of iteration %d", k + 1);
                 fprintf(out, "iteration %d played with:", k + 1);
                 for (int p = 1; p < TUNE_PIECES; p++)
@@ -272,7 +342,7 @@ void tuner_print(FILE *out, const Tuner *t)
         }
         if (t->stop_reason[0])
             fprintf(out, "%s: %s\n", t->converged ? "converged" : "stopped", t->stop_reason);
-        else if (c->stages > 1 && !t->converged && t->n_iterations == c->stages)
+        else if (c->stages > 1 && !c->tune.n_sweep && !t->converged && t->n_iterations == c->stages)
             fprintf(out, "the values did not settle in %d iterations\n", c->stages);
     } else if (c->tune.method == TUNE_SPSA) {
         print_spsa(out, t);

@@ -3,9 +3,10 @@
  * which). The games are `carrera match`'s (MPI, PGN, result file, resume); what this adds is the
  * Tuner, which the match consults between its stages:
  * - imbalance: a stage is one material-odds match over every imbalance; its pair counts are
- *   fitted at once (core/tune_imbalance.c) and, when more iterations are asked for, the next
+ *   fitted at once (core/tune_analysis.c) and, when more iterations are asked for, the next
  *   stage's engine plays with the values just measured, until the values it plays with lie
- *   within the 95 % intervals of the values measured with them;
+ *   within the 95 % intervals of the values measured with them; or, with a sweep
+ *   (`nodes = ...`), each stage plays the same design at its own nodes per turn;
  * - spsa: a stage is one SPSA iteration, player 1 playing theta + c delta and player 2
  *   theta - c delta, its result moving theta;
  * - regression: one stage, the match as configured; the values come from its recorded games.
@@ -21,25 +22,25 @@
 #include "regression.h"
 #include "spsa.h"
 #include "stats.h"
+#include "tune_analysis.h"
 #include "tune_imbalance.h"
 #include "tune_regression.h"
 
-/* The fit of one material-odds match (one iteration of the imbalance method). */
+/* The fit of one material-odds match (one stage of the imbalance method): everything
+ * core/tune_analysis.h computes from its pair counts. */
 typedef struct TuneFit {
     uint64_t pairs[MATCH_MAX_IMBALANCES][PAIR_CLASSES]; /* each imbalance, player 1's view */
-    TuneImbalance tests[MATCH_MAX_IMBALANCES];          /* score and SE of each */
     bool ok;                                            /* values were fitted */
     char reason[512];                                   /* why not, when !ok */
-    bool corrected;                                     /* a one-sided test was corrected */
-    TuneValues values;
-    double chi2;
-    int dof;
+    TuneAnalysis *analysis; /* malloc'd (NULL only when memory ran out: reason says so) */
 } TuneFit;
 
 /* Fits the piece values from the pair counts of each imbalance of c (pairs[i] for
- * c->imbalances[i]). Sets fit->ok, or fit->reason when the tests cannot give values (too few
- * games, a singular design, a pawn not yet worth anything). */
-void tune_fit(const MatchConfig *c, const uint64_t (*pairs)[PAIR_CLASSES], TuneFit *fit);
+ * c->imbalances[i]) in stage `stage` (the bootstrap's seed is the match's and the stage's). Sets
+ * fit->ok, or fit->reason when the tests cannot give values (too few games, a singular design,
+ * a pawn not yet worth anything). Free with tune_fit_free. */
+void tune_fit(const MatchConfig *c, const uint64_t (*pairs)[PAIR_CLASSES], int stage, TuneFit *fit);
+void tune_fit_free(TuneFit *fit);
 
 /* The regression's outcome (method regression, or the cross-check after an imbalance run). */
 typedef struct TuneRegressionRun {
@@ -52,9 +53,10 @@ typedef struct TuneRegressionRun {
     int skip_plies;
 } TuneRegressionRun;
 
-/* One iteration of the imbalance method. */
+/* One iteration (or a sweep's stage) of the imbalance method. */
 typedef struct TuneIteration {
     double played[TUNE_PIECES]; /* the values (pawns) player 1's engine played with */
+    uint64_t nodes;             /* a sweep's nodes per turn; 0 without a sweep */
     TuneFit fit;
 } TuneIteration;
 
