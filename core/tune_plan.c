@@ -14,6 +14,10 @@
 #define MAXP      TUNE_DESIGN_MAX
 #define MAX_STEPS 20000
 #define OPT_TOL   1e-6
+/* A test that does nothing for the targets gets d_t = 0 and weight 0, which can leave a piece
+ * without information: F is inverted with this fraction of the equal-weights design added, which
+ * changes the targets' variances by about as much (relatively) and keeps F invertible. */
+#define RIDGE 1e-9
 
 static int check_assumptions(const double value[TUNE_PIECES], double pawn_logit,
                              TunePairModel model, char *err, size_t errlen)
@@ -158,7 +162,8 @@ int tune_plan_optimal(const int (*material)[TUNE_PIECES], size_t count, unsigned
         for (size_t t = 0; t < count; t++)
             for (int r = 0; r < k; r++)
                 for (int c = 0; c < k; c++)
-                    f[r][c] += w[t] * material[t][idx[r]] * material[t][idx[c]] / var[t];
+                    f[r][c] += (w[t] + RIDGE / (double)count) * material[t][idx[r]] *
+                               material[t][idx[c]] / var[t];
         if (tune_design_inverse(k, f, inv) >= 0) {
             rc = errmsg_fail(err, errlen, "plan: the weights made the design singular");
             break;
