@@ -245,7 +245,7 @@ void tune_config_check(TuneConfig *t, IniCheck *check, const Ini *ini)
     if (t->method != TUNE_IMBALANCE && line_of(ini, "nodes"))
         ini_fail(check, line_of(ini, "nodes"),
                  "nodes = N1, N2, ... (a convergence study) is for method = imbalance");
-    if (t->n_sweep && line_of(ini, "iterations"))
+    if (t->n_sweep && t->method == TUNE_IMBALANCE && line_of(ini, "iterations"))
         ini_fail(check, line_of(ini, "iterations"),
                  "nodes = ... plays the design once per node count, each fitted alone: it has no "
                  "iterations");

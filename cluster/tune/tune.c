@@ -152,6 +152,16 @@ static void imbalance_stage_end(Tuner *t)
         return;
     }
     const TuneValues *v = &it->fit.analysis->values;
+    if (!v->has_pawn) {
+        if (t->stage + 1 < c->stages) {
+            t->finished = true;
+            snprintf(t->stop_reason, sizeof t->stop_reason,
+                     "iteration %d: a design without pawns measures ratios, no values in pawns to "
+                     "play with",
+                     t->stage + 1);
+        }
+        return;
+    }
     bool agree = true;
     for (int p = 1; p < TUNE_PIECES; p++)
         if (v->pieces & TUNE_BIT(p))
