@@ -395,6 +395,51 @@ static void test_imbalance_sweep(void **state)
     run_free(&r);
 }
 
+/* A design without pawns is fitted all the same: its results are ratios, to the Queen, with
+ * Fieller's and the bootstrap's intervals, stored as such. */
+static void test_pawn_free(void **state)
+{
+    (void)state;
+    Run r = tune("pawn-free",
+                 "[match]\nvariant = caparandom\nopenings = random\nseed = 3\n"
+                 "imbalances = Q:A, Q:RR, A:RN, R:BN, C:A, RR:AN, B:N\ngames = 8\n"
+                 "max_plies = 120\nresign_score = 800\nresign_moves = 2\n"
+                 "[player1]\nnodes = 200\n[player2]\nnodes = 200\n",
+                 false);
+    if (r.status != 0)
+        fail_msg("status %d\n%s\n%s", r.status, r.out, r.err);
+    assert_non_null(strstr(r.out, "piece values (ratios: no pawn in the design;"));
+    /* the fit's table: ratios only, no value in pawns */
+    char *table = strstr(r.out, "piece values (ratios"), *end = strstr(r.out, "(bootstrap:");
+    assert_true(table && end && end > table);
+    *end = '\0';
+    assert_non_null(strstr(table, "\n  A/Q "));
+    assert_non_null(strstr(table, "\n  R/Q "));
+    assert_null(strstr(table, "\n  A "));
+    run_free(&r);
+    char h5[512];
+    path_of(h5, sizeof h5, "pawn-free", "h5");
+    hid_t f = H5Fopen(h5, H5F_ACC_RDONLY, H5P_DEFAULT);
+    assert_true(f >= 0);
+    hid_t d = H5Dopen2(f, "/tune/quantities", H5P_DEFAULT), t = H5Dget_type(d),
+          sp = H5Dget_space(d);
+    assert_true(d >= 0 && t >= 0 && sp >= 0);
+    const size_t size = H5Tget_size(t), n = (size_t)H5Sget_simple_extent_npoints(sp);
+    char *names = calloc(n * size + 1, 1);
+    assert_true(names && H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, names) >= 0);
+    bool ratio = false;
+    for (size_t i = 0; i < n; i++) {
+        assert_non_null(strchr(names + i * size, '/'));
+        ratio = ratio || strcmp(names + i * size, "A/C") == 0;
+    }
+    assert_true(n > 0 && ratio);
+    free(names);
+    H5Sclose(sp);
+    H5Tclose(t);
+    H5Dclose(d);
+    H5Fclose(f);
+}
+
 /* SPSA over the Archbishop's and the Chancellor's values: 5 iterations of 2 pairs. */
 static const char *const SPSA =
     "[match]\nvariant = caparandom\nopenings = random\nseed = 11\nmax_plies = 120\n"
@@ -612,9 +657,13 @@ int main(int argc, char **argv)
     }
     // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_config_errors),        cmocka_unit_test(test_imbalance_iterations),
-        cmocka_unit_test(test_imbalance_sweep),      cmocka_unit_test(test_spsa),
-        cmocka_unit_test(test_spsa_kill_and_resume), cmocka_unit_test(test_regression_sources),
+        cmocka_unit_test(test_config_errors),
+        cmocka_unit_test(test_imbalance_iterations),
+        cmocka_unit_test(test_imbalance_sweep),
+        cmocka_unit_test(test_pawn_free),
+        cmocka_unit_test(test_spsa),
+        cmocka_unit_test(test_spsa_kill_and_resume),
+        cmocka_unit_test(test_regression_sources),
         cmocka_unit_test(test_plot_errors),
     };
     // clang-format on

@@ -311,10 +311,10 @@ static void print_fit(FILE *out, const MatchConfig *c, const TuneFit *fit, const
     if (q->scale != 1.0)
         snprintf(scaled, sizeof scaled, "; covariance scaled by chi2/dof = %.2f", q->scale);
     fprintf(out,
-            "piece values%s (%s; least squares over %d imbalances, chi2 %.1f on %d degrees of "
+            "piece values%s (%s; least squares over %d imbalances, chi2 %.1f on %d degree%s of "
             "freedom, p = %.3f%s)%s:\n",
             what, a->values.has_pawn ? "pawns" : "ratios: no pawn in the design", c->n_imbalances,
-            q->chi2, q->dof, q->p_value, scaled,
+            q->chi2, q->dof, q->dof == 1 ? "" : "s", q->p_value, scaled,
             a->corrected ? " [a test with a one-sided score was corrected by one win and one loss]"
                          : "");
     print_quantities(out, a);
