@@ -93,9 +93,9 @@ int plan_print(FILE *out, const MatchConfig *c, char *err, size_t errlen)
             a += q[k].a[p] * value[p];
             b += q[k].b[p] * value[p];
         }
-        fprintf(out, "  %-9s  %14.2f  %14.2f", q[k].name, a / b, half[k]);
+        fprintf(out, "  %-9s  %14.2f  %14.3f", q[k].name, a / b, half[k]);
         if (optimal)
-            fprintf(out, "  %24.2f", best_half[k]);
+            fprintf(out, "  %24.3f", best_half[k]);
         fprintf(out, "\n");
     }
     if (optimal)
