@@ -452,27 +452,28 @@ static int from_ini(Ini *ini, MatchConfig *out, char *err, size_t errlen)
     return 0;
 }
 
-int match_config_read(const char *path, MatchConfig *out, char *err, size_t errlen)
+/* The match of an INI just read (status: the reading's), the INI freed. */
+static int from_read(int status, Ini *ini, MatchConfig *out, char *err, size_t errlen)
 {
     *out = (MatchConfig){ 0 };
-    Ini ini;
-    if (ini_file_read(path, &ini, err, errlen) != 0)
+    if (status != 0)
         return -1;
-    int status = from_ini(&ini, out, err, errlen);
-    ini_file_free(&ini);
+    status = from_ini(ini, out, err, errlen);
+    ini_file_free(ini);
     return status;
+}
+
+int match_config_read(const char *path, MatchConfig *out, char *err, size_t errlen)
+{
+    Ini ini;
+    return from_read(ini_file_read(path, &ini, err, errlen), &ini, out, err, errlen);
 }
 
 int match_config_parse(const char *text, const char *name, MatchConfig *out, char *err,
                        size_t errlen)
 {
-    *out = (MatchConfig){ 0 };
     Ini ini;
-    if (ini_file_parse(text, name, &ini, err, errlen) != 0)
-        return -1;
-    int status = from_ini(&ini, out, err, errlen);
-    ini_file_free(&ini);
-    return status;
+    return from_read(ini_file_parse(text, name, &ini, err, errlen), &ini, out, err, errlen);
 }
 
 void match_config_free(MatchConfig *c)
