@@ -251,6 +251,41 @@ static void test_two_runs(void **state)
     run_free(&r);
 }
 
+/* A copy of the run whose /tune/pairs no longer match its games: a warning on the page and on
+ * stderr, the games' counts reported. */
+static void test_cross_check(void **state)
+{
+    (void)state;
+    char a[512], copy[512], out[512], md[512];
+    path_of(a, sizeof a, "run400.h5");
+    path_of(copy, sizeof copy, "altered.h5");
+    path_of(out, sizeof out, "altered");
+    size_t n;
+    void *bytes = read_bytes(a, &n);
+    write_bytes(copy, bytes, n);
+    free(bytes);
+    uint64_t pairs[N_TESTS][5];
+    tune_pairs(copy, pairs);
+    pairs[1][0] += 7;
+    hid_t f = H5Fopen(copy, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0);
+    hid_t d = H5Dopen2(f, "/tune/pairs", H5P_DEFAULT);
+    assert_true(d >= 0 &&
+                H5Dwrite(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, pairs) >= 0);
+    H5Dclose(d);
+    H5Fclose(f);
+    Run r = report(copy, "--out", out, "--replicates", "50", NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.err, "warning");
+    assert_contains(r.err, "N:PP: /tune/pairs");
+    path_of(md, sizeof md, "altered/report.md");
+    char *page = read_bytes(md, NULL);
+    assert_contains(page, "## Warnings");
+    assert_contains(page, "**DIFFERS**");
+    free(page);
+    run_free(&r);
+}
+
 static void expect_refused(const char *path, const char *cause)
 {
     Run r = report(path, NULL);
@@ -321,9 +356,8 @@ int main(void)
 {
     // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_one_run),
-        cmocka_unit_test(test_two_runs),
-        cmocka_unit_test(test_files_refused),
+        cmocka_unit_test(test_one_run),     cmocka_unit_test(test_two_runs),
+        cmocka_unit_test(test_cross_check), cmocka_unit_test(test_files_refused),
         cmocka_unit_test(test_usage),
     };
     // clang-format on
