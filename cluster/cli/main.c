@@ -9,6 +9,7 @@
 #include "cli_error.h"
 #include "match_command.h"
 #include "perft_command.h"
+#include "report_command.h"
 #include "tune_command.h"
 #include "uci_command.h"
 #include "variant.h"
@@ -27,6 +28,7 @@ static void usage(FILE *out)
           "  bench   the engine's fixed search and its node-count signature\n"
           "  match   play a match between two engine configurations (carrera match --help)\n"
           "  tune    piece values from material-odds matches (carrera tune --help)\n"
+          "  report  a Markdown report with plots of piece-value runs (carrera report --help)\n"
           "  bisect  find where a UCI engine's perft differs from Carrera's\n"
           "          (carrera bisect --help)\n"
           "  check-config\n"
@@ -62,6 +64,8 @@ int main(int argc, char **argv)
         return match_command(argc - 1, argv + 1);
     if (strcmp(command, "tune") == 0)
         return tune_command(argc - 1, argv + 1);
+    if (strcmp(command, "report") == 0)
+        return report_command(argc - 1, argv + 1);
     if (strcmp(command, "bench") == 0)
         return bench_command(argc - 1, argv + 1);
     if (strcmp(command, "bisect") == 0)
