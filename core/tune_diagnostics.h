@@ -35,7 +35,7 @@ int tune_residuals(const TuneImbalance *tests, size_t count, unsigned pieces, Tu
 /* The fit without one test. */
 typedef struct TuneLeaveOut {
     bool possible;     /* the other tests identify the same pieces (else only `reason`) */
-    char reason[200];  /* why not */
+    char reason[512];  /* why not */
     TuneValues values; /* their fit (logits always; values in pawns when has_pawn) */
     int count;         /* quantities estimated, the nq asked for */
     TuneEstimate estimate[TUNE_QUANTITIES_MAX]; /* from that fit (see `scaled`) */

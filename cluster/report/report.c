@@ -71,11 +71,13 @@ static void column_label(const ReportRun *r, const ReportStage *s, size_t run, c
 {
     const PlayerConfig *p = &r->cfg.players[0];
     char limits[160], stage[32] = "";
-    limits_text(&p->limits, limits, sizeof limits);
+    PlayerLimits l = p->limits;
+    l.nodes = report_stage_nodes(r, s);
+    limits_text(&l, limits, sizeof limits);
     if (r->n_stages > 1)
         snprintf(stage, sizeof stage, ", stage %d", s->index + 1);
-    snprintf(out, len, "#%zu %s%s, %s%s", run + 1, p->name, p->kind == PLAYER_UCI ? " (UCI)" : "",
-             limits, stage);
+    snprintf(out, len, "#%zu %.48s%s, %.64s%s", run + 1, p->name,
+             p->kind == PLAYER_UCI ? " (UCI)" : "", limits, stage);
 }
 
 static void describe(FILE *f, const ReportRun *r, size_t i)
@@ -259,7 +261,7 @@ static int write_page(Page *pg, const char *path)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
-        snprintf(pg->err, sizeof pg->err, "cannot write %s: %s", path, strerror(errno));
+        snprintf(pg->err, sizeof pg->err, "cannot write %.1000s: %s", path, strerror(errno));
         return -1;
     }
     fprintf(f, "# %s\n\n", pg->req->title ? pg->req->title : "Piece values from material odds");
@@ -286,7 +288,7 @@ static int write_page(Page *pg, const char *path)
     bool bad = ferror(f) != 0;
     if (fclose(f) != 0 || bad) {
         if (rc == 0)
-            snprintf(pg->err, sizeof pg->err, "cannot write %s: %s", path, strerror(errno));
+            snprintf(pg->err, sizeof pg->err, "cannot write %.1000s: %s", path, strerror(errno));
         return -1;
     }
     return rc;

@@ -83,10 +83,10 @@ bool report_columns_by_nodes(const ReportColumn *c, int n)
 {
     bool differ = false;
     for (int i = 0; i < n; i++) {
-        uint64_t nodes = c[i].run->cfg.players[0].limits.nodes;
+        uint64_t nodes = report_stage_nodes(c[i].run, c[i].stage);
         if (nodes == 0)
             return false;
-        differ = differ || nodes != c[0].run->cfg.players[0].limits.nodes;
+        differ = differ || nodes != report_stage_nodes(c[0].run, c[0].stage);
     }
     return differ;
 }
@@ -115,7 +115,7 @@ static void quantity_panel(SvgPanel *panel, const char *name, const ReportColumn
         if (k == SVG_MAX_SERIES)
             k = SVG_MAX_SERIES - 1;
         const TuneAnalysis *a = c[i].stage->analysis;
-        double x = by_nodes ? (double)c[i].run->cfg.players[0].limits.nodes : (double)i;
+        double x = by_nodes ? (double)report_stage_nodes(c[i].run, c[i].stage) : (double)i;
         SvgPoint p = { x, NAN, NAN, NAN };
         int q = strcmp(name, "u_P") == 0 ? -2 : report_quantity_index(a, name);
         if (a->ok && q == -2 && a->values.has_pawn) {

@@ -63,6 +63,10 @@ int report_run_load(ReportRun *r, const char *path, int replicates, char *err, s
 
 void report_run_free(ReportRun *r);
 
+/* The nodes per turn player 1 searched in stage s of r: a sweep's stage's, else its limit (0
+ * when it is not limited by nodes). */
+uint64_t report_stage_nodes(const ReportRun *r, const ReportStage *s);
+
 /* Player 1's score of test t (the pentanomial mean), or NaN without pairs. */
 double report_test_score(const ReportTest *t);
 
