@@ -89,6 +89,11 @@ int tune_analyse(const int (*material)[TUNE_PIECES], const uint64_t (*pairs)[PAI
     return 0;
 }
 
+uint64_t tune_analysis_seed(uint64_t match_seed, int stage)
+{
+    return match_seed ^ (0xA24BAED4963EE407ull * (uint64_t)(stage + 1));
+}
+
 static int bound_text(double x, int decimals, char *out, size_t len)
 {
     if (isinf(x))

@@ -69,6 +69,10 @@ typedef struct TuneAnalysis {
 int tune_analyse(const int (*material)[TUNE_PIECES], const uint64_t (*pairs)[PAIR_CLASSES],
                  size_t count, int replicates, uint64_t seed, TuneAnalysis *out);
 
+/* The bootstrap's seed of stage `stage` (from 0) of a match seeded `match_seed`: every stage
+ * draws its own replicates, and `carrera tune` and `carrera report` the same ones. */
+uint64_t tune_analysis_seed(uint64_t match_seed, int stage);
+
 /* An interval as text with `decimals` decimals: "[lo, hi]" when bounded (an infinite end, as a
  * bootstrap's may be, written "+inf" with a round bracket), "(-inf, lo] U [hi, +inf)" for
  * Fieller's two rays, "unbounded" for the whole line. */

@@ -129,7 +129,8 @@ static int analyse(ReportRun *r, int replicates, char *err, size_t errlen)
             memcpy(pairs[i], s->tests[i].pairs, sizeof pairs[i]);
         /* a failed fit is reported with its reason, not an error of the report */
         tune_analyse((const int(*)[TUNE_PIECES])material, (const uint64_t(*)[PAIR_CLASSES])pairs,
-                     (size_t)r->cfg.n_imbalances, replicates, r->cfg.seed, s->analysis);
+                     (size_t)r->cfg.n_imbalances, replicates,
+                     tune_analysis_seed(r->cfg.seed, s->index), s->analysis);
     }
     return 0;
 }

@@ -22,7 +22,7 @@ void tune_fit(const MatchConfig *c, const uint64_t (*pairs)[PAIR_CLASSES], int s
         snprintf(fit->reason, sizeof fit->reason, "out of memory for the fit's analysis");
         return;
     }
-    const uint64_t seed = c->seed ^ (0xA24BAED4963EE407ull * (uint64_t)(stage + 1));
+    const uint64_t seed = tune_analysis_seed(c->seed, stage);
     TuneAnalysis *a = fit->analysis;
     if (tune_analyse((const int(*)[TUNE_PIECES])material, pairs, (size_t)c->n_imbalances,
                      TUNE_ANALYSIS_REPLICATES, seed, a) != 0) {
