@@ -252,6 +252,10 @@ static void test_config_errors(void **state)
         { "nodes = 800, 200", "bad.ini:5: bad value '800, 200' for nodes" },
         { "nodes = 200", "bad.ini:5: bad value '200' for nodes" },
         { "nodes = 200, 800\niterations = 2", "bad.ini:6: nodes = ... plays the design once" },
+        { "plan_pawn_logit = 0", "bad.ini:5: bad value '0' for plan_pawn_logit" },
+        { "plan_draw_rate = 1", "bad.ini:5: bad value '1' for plan_draw_rate" },
+        { "method = regression\nplan_draw_rate = 0.2", "plan_draw_rate is a setting of method = "
+                                                       "imbalance" },
     };
     for (size_t i = 0; i < sizeof sweep_errors / sizeof *sweep_errors; i++) {
         snprintf(c, sizeof c, "[match]\ngames = 2\nimbalances = P\n[tune]\n%s\n%s",
@@ -390,6 +394,7 @@ static void test_imbalance_sweep(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "tune imbalance, a sweep over 2 node counts"));
     assert_non_null(strstr(r.out, "plan of the 5 imbalances"));
+    assert_non_null(strstr(r.out, "a pawn worth 0.40 logits, draw rate 0.15"));
     assert_non_null(strstr(r.out, "optimal weight"));
     assert_non_null(strstr(r.out, "\n  A-(R+N) "));
     run_free(&r);

@@ -74,7 +74,7 @@ int check_config_command(int argc, char **argv)
                turn_rules_name(m.rules.turns), m.games, m.n_imbalances ? " over imbalances" : "",
                m.sprt ? ", with an SPRT" : "", tune, estimate);
         int status = 0;
-        if (m.tune.given && m.tune.method == TUNE_IMBALANCE &&
+        if (m.n_imbalances && (!m.tune.given || m.tune.method == TUNE_IMBALANCE) &&
             plan_print(stdout, &m, err, sizeof err) != 0)
             status = cli_error("%s: the imbalances cannot give values: %s", m.file, err);
         match_config_free(&m);

@@ -20,6 +20,8 @@ void tune_config_defaults(TuneConfig *t)
 {
     *t = (TuneConfig){ .method = TUNE_IMBALANCE,
                        .iterations = 1,
+                       .plan_pawn_logit = 0.4,
+                       .plan_draw_rate = 0.15,
                        .pairs_per_iteration = 2,
                        .alpha = 0.602,
                        .gamma = 0.101,
@@ -200,6 +202,16 @@ void tune_config_key(TuneConfig *t, IniCheck *check, const IniEntry *e)
         if (t->n_sweep < 2)
             bad(check, e,
                 "2 to 16 node counts per turn, rising, separated by commas (1000, 4000, 16000)");
+    } else if (strcmp(k, "plan_pawn_logit") == 0) {
+        if (number(e->value, &x) && x > 0 && x <= 5)
+            t->plan_pawn_logit = x;
+        else
+            bad(check, e, "a pawn's worth in logits of the score, in (0, 5]");
+    } else if (strcmp(k, "plan_draw_rate") == 0) {
+        if (number(e->value, &x) && x >= 0 && x < 1)
+            t->plan_draw_rate = x;
+        else
+            bad(check, e, "a draw rate in [0, 1)");
     } else if (strcmp(k, "skip_plies") == 0) {
         if (number_parse(e->value, 0, 1000, &n))
             t->skip_plies = (int)n;
@@ -210,7 +222,8 @@ void tune_config_key(TuneConfig *t, IniCheck *check, const IniEntry *e)
     } else {
         ini_unknown_key(check, e,
                         "[tune] takes method, iterations, pairs_per_iteration, A, alpha, gamma, "
-                        "params, one line per parameter's bounds, games, skip_plies, nodes");
+                        "params, one line per parameter's bounds, games, skip_plies, nodes, "
+                        "plan_pawn_logit, plan_draw_rate");
     }
 }
 
@@ -242,6 +255,11 @@ void tune_config_check(TuneConfig *t, IniCheck *check, const Ini *ini)
     if (t->method == TUNE_IMBALANCE && line_of(ini, "games"))
         ini_fail(check, line_of(ini, "games"),
                  "games = FILES is for method = regression (the imbalance method plays its own)");
+    static const char *const plan_keys[] = { "plan_pawn_logit", "plan_draw_rate" };
+    for (size_t i = 0; i < 2; i++)
+        if (t->method != TUNE_IMBALANCE && line_of(ini, plan_keys[i]))
+            ini_fail(check, line_of(ini, plan_keys[i]), "%s is a setting of method = imbalance",
+                     plan_keys[i]);
     if (t->method != TUNE_IMBALANCE && line_of(ini, "nodes"))
         ini_fail(check, line_of(ini, "nodes"),
                  "nodes = N1, N2, ... (a convergence study) is for method = imbalance");

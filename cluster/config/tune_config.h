@@ -49,6 +49,9 @@ typedef struct TuneConfig {
      * n_sweep 0 without one */
     uint64_t sweep[TUNE_MAX_SWEEP];
     int n_sweep;
+    /* imbalance: what check-config's plan assumes a pawn is worth (logits of the score, default
+     * 0.4) and the draw rate of an even game (default 0.15) */
+    double plan_pawn_logit, plan_draw_rate;
 } TuneConfig;
 
 const char *tune_method_name(TuneMethod m);

@@ -41,26 +41,27 @@ int plan_print(FILE *out, const MatchConfig *c, char *err, size_t errlen)
     double value[TUNE_PIECES];
     for (int p = 0; p < TUNE_PIECES; p++)
         value[p] = e->value_mg[PAWN + p] / (double)e->value_mg[PAWN];
-    const TunePairModel model = { PLAN_DRAW_RATE, PLAN_FACTOR };
+    const double pawn_logit = c->tune.plan_pawn_logit;
+    const TunePairModel model = { c->tune.plan_draw_rate, PLAN_FACTOR };
     TuneQuantity q[TUNE_QUANTITIES_MAX], targets[TUNE_QUANTITIES_MAX];
     const int nq = tune_quantities_default(pieces, q);
     const int nt = plan_targets(pieces, q, nq, targets);
     TuneValues planned, best;
     double half[TUNE_QUANTITIES_MAX], best_half[TUNE_QUANTITIES_MAX];
     if (tune_plan_covariance((const int(*)[TUNE_PIECES])material, pairs, (size_t)n, pieces, value,
-                             PLAN_PAWN_LOGIT, model, &planned, err, errlen) ||
+                             pawn_logit, model, &planned, err, errlen) ||
         tune_plan_half_widths(&planned, q, nq, half, err, errlen))
         return -1;
-    const bool optimal = nt > 0 && tune_plan_optimal((const int(*)[TUNE_PIECES])material, (size_t)n,
-                                                     pieces, value, PLAN_PAWN_LOGIT, model, targets,
-                                                     nt, weight, NULL, err, errlen) == 0;
+    const bool optimal =
+        nt > 0 && tune_plan_optimal((const int(*)[TUNE_PIECES])material, (size_t)n, pieces, value,
+                                    pawn_logit, model, targets, nt, weight, NULL, err, errlen) == 0;
     if (!optimal && nt > 0)
         return -1;
     if (optimal) {
         for (int i = 0; i < n; i++)
             best_pairs[i] = fmax(weight[i] * total, 1e-6 * total);
         if (tune_plan_covariance((const int(*)[TUNE_PIECES])material, best_pairs, (size_t)n, pieces,
-                                 value, PLAN_PAWN_LOGIT, model, &best, err, errlen) ||
+                                 value, pawn_logit, model, &best, err, errlen) ||
             tune_plan_half_widths(&best, q, nq, best_half, err, errlen))
             return -1;
     }
@@ -72,13 +73,13 @@ int plan_print(FILE *out, const MatchConfig *c, char *err, size_t errlen)
         "plan of the %d imbalances (one stage; docs/statistics.md 4, \"Planning\"), assuming the "
         "values player 1 plays with, a pawn worth %.2f logits, draw rate %.2f and pentanomial "
         "factor %.1f:\n",
-        n, PLAN_PAWN_LOGIT, PLAN_DRAW_RATE, PLAN_FACTOR);
+        n, pawn_logit, model.draw_rate, PLAN_FACTOR);
     fprintf(out, "  imbalance  weight   pairs  expected score%s\n",
             optimal ? "  optimal weight" : "");
     for (int i = 0; i < n; i++) {
         double l = 0;
         for (int p = 0; p < TUNE_PIECES; p++)
-            l += material[i][p] * value[p] * PLAN_PAWN_LOGIT;
+            l += material[i][p] * value[p] * pawn_logit;
         fprintf(out, "  %-9s  %6d  %6.0f  %14.3f", c->imbalances[i].name, c->weights[i], pairs[i],
                 1 / (1 + exp(-l)));
         if (optimal)

@@ -12,11 +12,10 @@
 #include "match_config.h"
 #include "tune_plan.h"
 
-/* The assumptions: the values player 1's engine plays with (pawns), a pawn worth this much in
- * logits (a pawn-odds score of about 60 %), and this per-pair variance model. */
-#define PLAN_PAWN_LOGIT 0.4
-#define PLAN_DRAW_RATE  0.15
-#define PLAN_FACTOR     0.8
+/* The assumptions: the values player 1's engine plays with (pawns), a pawn worth [tune]'s
+ * plan_pawn_logit in logits (default 0.4, a pawn-odds score of about 60 %), an even game drawn
+ * at plan_draw_rate (default 0.15), and this pentanomial factor. */
+#define PLAN_FACTOR 0.8
 
 /* Prints the plan of c's imbalances (method imbalance). Returns 0, or -1 with a message when the
  * design cannot be planned (the fit's design errors: a singular design, say). */
