@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "chi2.h"
 #include "errmsg.h"
 
 /* Pairs of tests one pawn apart, each read alone as a bracket (tune_bracket). */
@@ -56,18 +57,24 @@ int tune_analyse(const int (*material)[TUNE_PIECES], const uint64_t (*pairs)[PAI
         out->corrected = out->corrected || out->tests[t].corrected;
     }
     TuneValues *v = &out->values;
-    if (tune_imbalance_fit_scaled(out->tests, count, out->pieces, v, &out->quality, out->reason,
+    TuneFitQuality *q = &out->quality;
+    if (tune_imbalance_fit_logits(out->tests, count, out->pieces, v, &q->chi2, &q->dof, out->reason,
                                   sizeof out->reason))
         return -1;
-    if (v->has_pawn) {
+    q->p_value = chi2_p_value(q->chi2, q->dof);
+    q->scale = q->dof > 0 && q->chi2 > q->dof ? q->chi2 / q->dof : 1.0;
+    if (q->scale != 1.0)
+        tune_values_scale(v, q->scale);
+    if (out->pieces & TUNE_BIT(TUNE_P)) {
         /* values are ratios to the pawn's worth: while it is not clearly above 0, every value's
-         * Fieller interval is unbounded and no value means anything */
+         * Fieller interval is unbounded */
         double pawn = v->logit[TUNE_P], pawn_se = sqrt(v->logit_cov[TUNE_P][TUNE_P]);
-        if (pawn <= TUNE_Z95 * pawn_se)
-            return errmsg_fail(out->reason, sizeof out->reason,
-                               "the games do not yet show a pawn worth anything (its logit %.3f "
-                               "+- %.3f, 95%%): play more games per imbalance",
-                               pawn, TUNE_Z95 * pawn_se);
+        out->pawn_unclear = !(pawn > TUNE_Z95 * pawn_se) || tune_values_to_pawns(v, NULL, 0) != 0;
+        if (out->pawn_unclear)
+            snprintf(out->pawn_note, sizeof out->pawn_note,
+                     "the games do not yet show a pawn worth anything (its logit %.3f +- %.3f, "
+                     "95%%): no value in pawns is bounded; play more games per imbalance",
+                     pawn, TUNE_Z95 * pawn_se);
     }
     out->nq = tune_quantities_default(out->pieces, out->q);
     for (int k = 0; k < out->nq; k++)

@@ -41,6 +41,11 @@ typedef struct TuneAnalysis {
     bool corrected; /* a one-sided test had its counts corrected */
     bool ok;        /* fitted; else reason says why not */
     char reason[512];
+    /* The design holds the pawn but the games do not show it clearly worth anything
+     * (u_P <= 1.96 SE, or u_P <= 0): the fit stands and the ratios with it, but every value and
+     * contrast in pawns has an unbounded Fieller interval; pawn_note says so. */
+    bool pawn_unclear;
+    char pawn_note[256];
     TuneValues values; /* covariance scaled by quality.scale */
     TuneFitQuality quality;
     int nq; /* the default quantities of the pieces */
@@ -60,12 +65,12 @@ typedef struct TuneAnalysis {
 
 /* Analyses `count` tests (at most TUNE_ANALYSIS_TESTS) with material[t] (P N B R A C Q, the side
  * under test minus the other) and pentanomial pair counts pairs[t], bootstrapped with
- * `replicates` replicates from `seed`. Returns 0 with out->ok set when the values were fitted;
- * -1 with out->reason when they cannot be (a test without pairs, a singular design, too many
- * tests, with the pawn in the design a pawn not clearly worth anything: u_P <= 1.96 SE(u_P),
- * when no value in pawns has a bounded interval). The bootstrap and the leave-one-out table can
- * fail on their own (boot_ok, loo_ok false with the reason) without failing the analysis. *out
- * is large (about 100 KB): allocate it. */
+ * `replicates` replicates from `seed`. Returns 0 with out->ok set when the logits were fitted
+ * (out->pawn_unclear set when, with the pawn in the design, u_P <= 1.96 SE(u_P): no value in
+ * pawns has a bounded interval then, while the ratios do); -1 with out->reason when nothing can
+ * be fitted (a test without pairs, a singular design, too many tests). The bootstrap and the
+ * leave-one-out table can fail on their own (boot_ok, loo_ok false with the reason) without failing
+ * the analysis. *out is large (about 100 KB): allocate it. */
 int tune_analyse(const int (*material)[TUNE_PIECES], const uint64_t (*pairs)[PAIR_CLASSES],
                  size_t count, int replicates, uint64_t seed, TuneAnalysis *out);
 

@@ -151,7 +151,7 @@ static int put_imbalance(hid_t g, const Tuner *t)
         rc |= h5file_put_array(g, "pairs", H5T_STD_U64LE, H5T_NATIVE_UINT64, 2, penta, fit->pairs);
         rc |= h5file_put_array(g, "score", F64, 1, rows, score);
         rc |= h5file_put_array(g, "score_se", F64, 1, rows, se);
-        if (fit->ok)
+        if (a->ok)
             rc |= put_analysis(g, a);
     }
     hid_t it = H5Gcreate2(g, "iterations", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -159,7 +159,7 @@ static int put_imbalance(hid_t g, const Tuner *t)
         return -1;
     size_t kk = (size_t)k_n;
     const TuneFit *last = tuner_final_fit(t);
-    const size_t nq = last && last->ok ? (size_t)last->analysis->nq : 0;
+    const size_t nq = last && last->analysis && last->analysis->ok ? (size_t)last->analysis->nq : 0;
     double *buf = calloc(kk * (5 * TUNE_PIECES + 2 * (size_t)n + 3 * nq) + 1, sizeof *buf);
     uint64_t *nodes = calloc(kk + 1, sizeof *nodes);
     const char **fits = calloc(kk + 1, sizeof *fits);
@@ -190,7 +190,7 @@ static int put_imbalance(hid_t g, const Tuner *t)
             sse[k * (size_t)n + (size_t)i] = a ? a->tests[i].se : NAN;
         }
         for (size_t q = 0; q < nq; q++) {
-            const bool has = ok && (size_t)a->nq == nq;
+            const bool has = a && a->ok && (size_t)a->nq == nq;
             qv[k * nq + q] = has ? a->estimate[q].value : NAN;
             qlo[k * nq + q] = has ? a->estimate[q].lo : NAN;
             qhi[k * nq + q] = has ? a->estimate[q].hi : NAN;

@@ -36,6 +36,10 @@ void tune_fit(const MatchConfig *c, const uint64_t (*pairs)[PAIR_CLASSES], int s
             snprintf(fit->reason, sizeof fit->reason, "%s", a->reason);
         return;
     }
+    if (a->pawn_unclear) {
+        snprintf(fit->reason, sizeof fit->reason, "%s", a->pawn_note);
+        return;
+    }
     fit->ok = true;
 }
 
@@ -301,20 +305,23 @@ static void print_tests(FILE *out, const MatchConfig *c, const TuneAnalysis *a)
 
 static void print_fit(FILE *out, const MatchConfig *c, const TuneFit *fit, const char *what)
 {
-    if (!fit->ok) {
-        fprintf(out, "no piece values%s: %s\n", what, fit->reason);
-        return;
-    }
     const TuneAnalysis *a = fit->analysis;
+    if (!fit->ok)
+        fprintf(out, "no piece values%s: %s\n", what, fit->reason);
+    if (!a || !a->ok)
+        return;
     const TuneFitQuality *q = &a->quality;
     char scaled[96] = "";
     if (q->scale != 1.0)
         snprintf(scaled, sizeof scaled, "; covariance scaled by chi2/dof = %.2f", q->scale);
     fprintf(out,
-            "piece values%s (%s; least squares over %d imbalances, chi2 %.1f on %d degree%s of "
+            "%s%s (%s; least squares over %d imbalances, chi2 %.1f on %d degree%s of "
             "freedom, p = %.3f%s)%s:\n",
-            what, a->values.has_pawn ? "pawns" : "ratios: no pawn in the design", c->n_imbalances,
-            q->chi2, q->dof, q->dof == 1 ? "" : "s", q->p_value, scaled,
+            fit->ok ? "piece values" : "the fit all the same, its ratios bounded", what,
+            a->values.has_pawn ? "pawns"
+            : a->pawn_unclear  ? "pawns unbounded"
+                               : "ratios: no pawn in the design",
+            c->n_imbalances, q->chi2, q->dof, q->dof == 1 ? "" : "s", q->p_value, scaled,
             a->corrected ? " [a test with a one-sided score was corrected by one win and one loss]"
                          : "");
     print_quantities(out, a);
