@@ -10,12 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "chi2.h"
 #include "rng.h"
+#include "tune_analysis.h"
 #include "tune_bootstrap.h"
 #include "tune_diagnostics.h"
 #include "tune_fieller.h"
@@ -567,6 +569,48 @@ static void bootstrap_repeatable(void **state)
     assert_non_null(strstr(err, "0 replicates"));
 }
 
+/* The whole analysis when the pawn-odds games show no pawn worth anything (a score of 1/2) while
+ * the pieces are clear: the fit stands, values in pawns are unbounded and said so, the ratio A/Q
+ * is bounded; and the brackets, the residuals and the leave-one-out table are there. */
+static void unclear_pawn(void **state)
+{
+    (void)state;
+    static const int material[][TUNE_PIECES] = {
+        { 1, 0, 0, 0, 0, 0, 0 },  /* P odds */
+        { 0, 0, 0, 0, 1, 0, 0 },  /* A odds */
+        { 0, 0, 0, 0, 0, 0, 1 },  /* Q odds */
+        { 0, 0, 0, 0, -1, 0, 1 }, /* Q:A */
+        { -1, 0, 0, 0, -1, 0, 1 } /* Q:AP, a pawn from Q:A */
+    };
+    static const uint64_t pairs[][PAIR_CLASSES] = {
+        { 20, 40, 80, 40, 20 }, { 5, 10, 40, 60, 85 }, { 0, 1, 4, 20, 175 },
+        { 2, 10, 40, 70, 78 },  { 3, 11, 40, 69, 77 },
+    };
+    TuneAnalysis *a = calloc(1, sizeof *a);
+    assert_non_null(a);
+    assert_int_equal(tune_analyse(material, pairs, 5, 500, 9, a), 0);
+    assert_true(a->ok);
+    assert_true(a->pawn_unclear);
+    assert_non_null(strstr(a->pawn_note, "do not yet show a pawn worth anything"));
+    int n_q = -1, n_pawns = -1;
+    for (int k = 0; k < a->nq; k++) {
+        if (strcmp(a->q[k].name, "A/Q") == 0)
+            n_q = k;
+        if (strcmp(a->q[k].name, "A") == 0)
+            n_pawns = k;
+    }
+    assert_true(n_q >= 0 && n_pawns >= 0);
+    assert_int_equal(a->estimate[n_q].kind, TUNE_INTERVAL_BOUNDED);
+    assert_true(a->estimate[n_q].lo < a->estimate[n_q].value &&
+                a->estimate[n_q].value < a->estimate[n_q].hi);
+    assert_int_not_equal(a->estimate[n_pawns].kind, TUNE_INTERVAL_BOUNDED);
+    assert_true(a->boot_ok && a->loo_ok);
+    assert_int_equal(a->n_brackets, 1);
+    assert_int_equal(a->brackets[0].test, 3);
+    assert_int_equal(a->brackets[0].plus, 4);
+    free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -579,6 +623,7 @@ int main(void)
         cmocka_unit_test(plan),
         cmocka_unit_test(bootstrap_repeatable),
         cmocka_unit_test(coverage),
+        cmocka_unit_test(unclear_pawn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

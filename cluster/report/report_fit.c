@@ -165,6 +165,11 @@ void report_fit_tables(FILE *f, const ReportRun *r, const ReportStage *s)
         fprintf(f, "**No piece values:** %s.\n\n", a->reason);
         return;
     }
+    if (a->pawn_unclear)
+        fprintf(f,
+                "**No piece values in pawns:** %s. The fit below stands, and so do its ratios "
+                "(A/Q, A/C, ...) where their intervals are bounded.\n\n",
+                a->pawn_note);
     fputs("#### Fit\n\n", f);
     quality_table(f, a);
     fputs("#### Values, contrasts and ratios\n\n", f);
