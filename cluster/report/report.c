@@ -181,7 +181,7 @@ static void comparison_cell(FILE *f, const ReportColumn *c, const char *name)
         return;
     }
     if (strcmp(name, "u_P") == 0) {
-        if (a->values.has_pawn)
+        if (a->pieces & TUNE_BIT(TUNE_P))
             fprintf(f, " %.4f ± %.4f |", a->values.logit[TUNE_P],
                     sqrt(a->values.logit_cov[TUNE_P][TUNE_P]));
         else

@@ -5,8 +5,9 @@
 #include <math.h>
 #include <string.h>
 
-const char *const report_main_quantities[REPORT_MAIN_QUANTITIES] = { "A", "C", "C-A", "Q-A",
-                                                                     "A-(R+N)" };
+const char *const report_main_quantities[REPORT_MAIN_QUANTITIES] = {
+    "A", "C", "C-A", "Q-A", "A-(R+N)", "A/Q", "C/Q", "A/C"
+};
 
 int report_quantity_index(const TuneAnalysis *a, const char *name)
 {

@@ -11,7 +11,7 @@
 #include "report_run.h"
 
 /* The quantities the leave-one-out, the comparison and the convergence plot follow, in order. */
-#define REPORT_MAIN_QUANTITIES 5
+#define REPORT_MAIN_QUANTITIES 8
 extern const char *const report_main_quantities[REPORT_MAIN_QUANTITIES];
 
 /* |z| above this is flagged in the residual and leave-one-out tables. */

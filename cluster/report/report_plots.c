@@ -118,7 +118,7 @@ static void quantity_panel(SvgPanel *panel, const char *name, const ReportColumn
         double x = by_nodes ? (double)report_stage_nodes(c[i].run, c[i].stage) : (double)i;
         SvgPoint p = { x, NAN, NAN, NAN };
         int q = strcmp(name, "u_P") == 0 ? -2 : report_quantity_index(a, name);
-        if (a->ok && q == -2 && a->values.has_pawn) {
+        if (a->ok && q == -2 && (a->pieces & TUNE_BIT(TUNE_P))) {
             double se = sqrt(a->values.logit_cov[TUNE_P][TUNE_P]);
             p = (SvgPoint){ x, a->values.logit[TUNE_P], a->values.logit[TUNE_P] - TUNE_Z95 * se,
                             a->values.logit[TUNE_P] + TUNE_Z95 * se };
@@ -130,7 +130,9 @@ static void quantity_panel(SvgPanel *panel, const char *name, const ReportColumn
     }
     *panel = (SvgPanel){ .title = name,
                          .xlabel = by_nodes ? "player 1's nodes per turn" : NULL,
-                         .ylabel = strcmp(name, "u_P") == 0 ? "logit (95%)" : "pawns (Fieller 95%)",
+                         .ylabel = strcmp(name, "u_P") == 0 ? "logit (95%)"
+                                   : strchr(name, '/')      ? "ratio (Fieller 95%)"
+                                                            : "pawns (Fieller 95%)",
                          .log2x = by_nodes,
                          .categories = by_nodes ? NULL : labels,
                          .n_categories = by_nodes ? 0 : (size_t)n,
@@ -142,7 +144,9 @@ static void quantity_panel(SvgPanel *panel, const char *name, const ReportColumn
 int report_plot_convergence(const char *path, const ReportColumn *c, int n, char *err,
                             size_t errlen)
 {
-    static const char *const quantities[] = { "u_P", "C-A", "Q-A", "A-(R+N)", "A", "C" };
+    static const char *const quantities[] = {
+        "u_P", "C-A", "Q-A", "A-(R+N)", "A", "C", "A/Q", "A/C"
+    };
     enum { NQ = sizeof quantities / sizeof quantities[0] };
     bool by_nodes = report_columns_by_nodes(c, n);
     SvgPoint *points = calloc((size_t)NQ * SVG_MAX_SERIES * (size_t)n, sizeof *points);
