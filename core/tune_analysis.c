@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "chi2.h"
 #include "errmsg.h"
 
 /* Pairs of tests one pawn apart, each read alone as a bracket (tune_bracket). */
@@ -57,14 +56,9 @@ int tune_analyse(const int (*material)[TUNE_PIECES], const uint64_t (*pairs)[PAI
         out->corrected = out->corrected || out->tests[t].corrected;
     }
     TuneValues *v = &out->values;
-    TuneFitQuality *q = &out->quality;
-    if (tune_imbalance_fit_logits(out->tests, count, out->pieces, v, &q->chi2, &q->dof, out->reason,
-                                  sizeof out->reason))
+    if (tune_imbalance_fit_logits_scaled(out->tests, count, out->pieces, v, &out->quality,
+                                         out->reason, sizeof out->reason))
         return -1;
-    q->p_value = chi2_p_value(q->chi2, q->dof);
-    q->scale = q->dof > 0 && q->chi2 > q->dof ? q->chi2 / q->dof : 1.0;
-    if (q->scale != 1.0)
-        tune_values_scale(v, q->scale);
     if (out->pieces & TUNE_BIT(TUNE_P)) {
         /* values are ratios to the pawn's worth: while it is not clearly above 0, every value's
          * Fieller interval is unbounded */

@@ -149,16 +149,29 @@ int tune_imbalance_fit(const TuneImbalance *tests, size_t count, unsigned pieces
     return 0;
 }
 
-int tune_imbalance_fit_scaled(const TuneImbalance *tests, size_t count, unsigned pieces,
-                              TuneValues *out, TuneFitQuality *q, char *err, size_t errlen)
+int tune_imbalance_fit_logits_scaled(const TuneImbalance *tests, size_t count, unsigned pieces,
+                                     TuneValues *out, TuneFitQuality *q, char *err, size_t errlen)
 {
     memset(q, 0, sizeof *q);
-    if (tune_imbalance_fit(tests, count, pieces, out, &q->chi2, &q->dof, err, errlen))
+    if (tune_imbalance_fit_logits(tests, count, pieces, out, &q->chi2, &q->dof, err, errlen))
         return -1;
     q->p_value = chi2_p_value(q->chi2, q->dof);
     q->scale = q->dof > 0 && q->chi2 > q->dof ? q->chi2 / q->dof : 1.0;
     if (q->scale != 1.0)
         tune_values_scale(out, q->scale);
+    return 0;
+}
+
+int tune_imbalance_fit_scaled(const TuneImbalance *tests, size_t count, unsigned pieces,
+                              TuneValues *out, TuneFitQuality *q, char *err, size_t errlen)
+{
+    if (tune_imbalance_fit_logits_scaled(tests, count, pieces, out, q, err, errlen))
+        return -1;
+    if (tune_values_to_pawns(out, err, errlen)) {
+        memset(out, 0, sizeof *out);
+        memset(q, 0, sizeof *q);
+        return -1;
+    }
     return 0;
 }
 

@@ -73,6 +73,13 @@ typedef struct TuneFitQuality {
     double scale;   /* chi2 / dof when dof > 0 and chi2 > dof (the Birge ratio), else 1 */
 } TuneFitQuality;
 
+/* tune_imbalance_fit_logits, then the covariance of the logits multiplied by q->scale (the
+ * Birge ratio): when the tests scatter about the fit more than their standard errors say, the
+ * errors are taken to be too small by that common factor. No values in pawns (has_pawn false),
+ * whatever the pawn's fitted worth. Errors as tune_imbalance_fit_logits's (*q is then zero). */
+int tune_imbalance_fit_logits_scaled(const TuneImbalance *tests, size_t count, unsigned pieces,
+                                     TuneValues *out, TuneFitQuality *q, char *err, size_t errlen);
+
 /* tune_imbalance_fit, then the covariance (of the logits and of the values) multiplied by
  * q->scale: when the tests scatter about the fit more than their standard errors say, the
  * errors are taken to be too small by that common factor. Errors as tune_imbalance_fit's (*q is
