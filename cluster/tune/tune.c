@@ -317,9 +317,9 @@ static void print_fit(FILE *out, const MatchConfig *c, const TuneFit *fit, const
     fprintf(out,
             "%s%s (%s; least squares over %d imbalances, chi2 %.1f on %d degree%s of "
             "freedom, p = %.3f%s)%s:\n",
-            fit->ok ? "piece values" : "the fit all the same, its ratios bounded", what,
+            fit->ok ? "piece values" : "the fit", what,
             a->values.has_pawn ? "pawns"
-            : a->pawn_unclear  ? "pawns unbounded"
+            : a->pawn_unclear  ? "ratios only: the pawn is not yet bounded"
                                : "ratios: no pawn in the design",
             c->n_imbalances, q->chi2, q->dof, q->dof == 1 ? "" : "s", q->p_value, scaled,
             a->corrected ? " [a test with a one-sided score was corrected by one win and one loss]"
