@@ -269,10 +269,15 @@ static uint64_t file_size_of(hid_t loc)
     return (uint64_t)size;
 }
 
-/* A fixed-length string attribute of a size the file can hold (a damaged size is not
- * allocated); a variable-length one (layout 1 of the result files) does not convert to the
+/* The most texts an attribute of texts is read with (the hosts of 65,536 ranks). */
+#define HOSTS_MAX 65536
+
+/* The texts of a fixed-length string attribute of at most max_n points, each NUL-terminated in
+ * a slot of *slot bytes of the malloc'd result, their number in *n; NULL when missing or
+ * unreadable. Sizes beyond what the file can hold are not allocated (a damaged size); a
+ * variable-length attribute (layout 1 of the result files) does not convert to the
  * fixed-length memory type, so HDF5 refuses to read it without looking at its heap. */
-char *h5file_get_str_alloc(hid_t loc, const char *name)
+static char *read_texts(hid_t loc, const char *name, hssize_t max_n, size_t *n, size_t *slot)
 {
     if (H5Aexists(loc, name) <= 0)
         return NULL;
@@ -280,16 +285,19 @@ char *h5file_get_str_alloc(hid_t loc, const char *name)
     hid_t ft = a >= 0 ? H5Aget_type(a) : -1;
     hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
     char *out = NULL;
-    size_t size = ft >= 0 ? H5Tget_size(ft) : 0;
-    if (ft >= 0 && sp >= 0 && H5Tget_class(ft) == H5T_STRING &&
-        H5Sget_simple_extent_npoints(sp) == 1 && size > 0 && size <= file_size_of(loc)) {
+    const size_t size = ft >= 0 ? H5Tget_size(ft) : 0;
+    const hssize_t points = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+    if (ft >= 0 && H5Tget_class(ft) == H5T_STRING && points > 0 && points <= max_n && size > 0 &&
+        size <= file_size_of(loc) / (uint64_t)points) {
         /* HDF5 converts between strings of one character set only */
         hid_t mt = h5file_string_type(size + 1);
-        out = calloc(size + 1, 1);
+        out = calloc((size_t)points, size + 1);
         if (mt < 0 || !out || H5Tset_cset(mt, H5Tget_cset(ft)) < 0 || H5Aread(a, mt, out) < 0) {
             free(out);
             out = NULL;
         }
+        *n = (size_t)points;
+        *slot = size + 1;
         if (mt >= 0)
             H5Tclose(mt);
     }
@@ -300,6 +308,22 @@ char *h5file_get_str_alloc(hid_t loc, const char *name)
     if (a >= 0)
         H5Aclose(a);
     return out;
+}
+
+char *h5file_get_str_alloc(hid_t loc, const char *name)
+{
+    size_t n, slot;
+    return read_texts(loc, name, 1, &n, &slot);
+}
+
+void h5file_get_strs_joined(hid_t loc, const char *name, const char *sep, char *out, size_t len)
+{
+    out[0] = '\0';
+    size_t n = 0, slot = 0, used = 0;
+    char *v = read_texts(loc, name, HOSTS_MAX, &n, &slot);
+    for (size_t i = 0; v && i < n && used < len; i++)
+        used += (size_t)snprintf(out + used, len - used, "%s%s", i ? sep : "", v + i * slot);
+    free(v);
 }
 
 int h5file_get_str(hid_t loc, const char *name, char *out, size_t outlen)

@@ -80,6 +80,9 @@ int h5file_get_u64(hid_t loc, const char *name, uint64_t *out);
 /* A fixed-length string attribute of any length the file can hold, malloc'd (free it), or NULL
  * when missing or unreadable. */
 char *h5file_get_str_alloc(hid_t loc, const char *name);
+/* The texts of a one-dimensional fixed-length string attribute (hosts), joined with sep into
+ * out (cut to fit); empty when missing or unreadable. */
+void h5file_get_strs_joined(hid_t loc, const char *name, const char *sep, char *out, size_t len);
 
 /* The provenance of one run (version, revision, compiler, flags, ranks, threads, hosts,
  * configuration, start time): on the root group for the first run, on /resumes/K for the K-th

@@ -14,45 +14,6 @@
 _Static_assert(MATCH_TESTS_TERMINATION_MAX == MATCH_ROWS_TERMINATION_MAX,
                "the termination column's size");
 
-/* The most hosts and the longest host name read from the hosts attribute. */
-#define HOSTS_MAX     65536
-#define HOST_TEXT_MAX 4096
-
-/* The one-dimensional string attribute hosts of loc, joined with ", " into out. */
-static void read_hosts(hid_t loc, char *out, size_t len)
-{
-    out[0] = '\0';
-    if (H5Aexists(loc, "hosts") <= 0)
-        return;
-    hid_t a = H5Aopen(loc, "hosts", H5P_DEFAULT);
-    hid_t ft = a >= 0 ? H5Aget_type(a) : -1;
-    hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
-    hssize_t n = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
-    size_t size = ft >= 0 ? H5Tget_size(ft) : 0;
-    if (ft >= 0 && H5Tget_class(ft) == H5T_STRING && H5Tis_variable_str(ft) == 0 && n > 0 &&
-        n <= HOSTS_MAX && size > 0 && size <= HOST_TEXT_MAX) {
-        hid_t mt = h5file_string_type(size);
-        char *v = calloc((size_t)n, size);
-        if (mt >= 0 && v && H5Tset_cset(mt, H5Tget_cset(ft)) >= 0 && H5Aread(a, mt, v) >= 0) {
-            size_t used = 0;
-            for (hssize_t i = 0; i < n && used < len; i++) {
-                char *h = v + (size_t)i * size;
-                h[size - 1] = '\0';
-                used += (size_t)snprintf(out + used, len - used, "%s%s", i ? ", " : "", h);
-            }
-        }
-        free(v);
-        if (mt >= 0)
-            H5Tclose(mt);
-    }
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (ft >= 0)
-        H5Tclose(ft);
-    if (a >= 0)
-        H5Aclose(a);
-}
-
 static int get_int(hid_t loc, const char *name)
 {
     long long v;
@@ -71,7 +32,7 @@ static void read_provenance(hid_t root, MatchTestsProvenance *p)
     p->ranks = get_int(root, "ranks");
     p->threads_per_rank = get_int(root, "threads_per_rank");
     p->resumed = get_int(root, "resumed");
-    read_hosts(root, p->hosts, sizeof p->hosts);
+    h5file_get_strs_joined(root, "hosts", ", ", p->hosts, sizeof p->hosts);
     h5file_forget();
 }
 
