@@ -40,7 +40,8 @@ static unsigned design_pieces(const int (*material)[TUNE_PIECES], size_t count)
 }
 
 int tune_analyse(const int (*material)[TUNE_PIECES], const uint64_t (*pairs)[PAIR_CLASSES],
-                 size_t count, int replicates, uint64_t seed, TuneAnalysis *out)
+                 const char *const *names, size_t count, int replicates, uint64_t seed,
+                 TuneAnalysis *out)
 {
     memset(out, 0, sizeof *out);
     if (count > TUNE_ANALYSIS_TESTS)
@@ -52,7 +53,10 @@ int tune_analyse(const int (*material)[TUNE_PIECES], const uint64_t (*pairs)[PAI
         memcpy(out->pairs[t], pairs[t], sizeof out->pairs[t]);
         char why[256];
         if (tune_imbalance_from_pairs(&out->tests[t], material[t], pairs[t], why, sizeof why))
-            return errmsg_fail(out->reason, sizeof out->reason, "imbalance test %zu: %s", t, why);
+            return names ? errmsg_fail(out->reason, sizeof out->reason, "imbalance %s: %s",
+                                       names[t], why)
+                         : errmsg_fail(out->reason, sizeof out->reason, "imbalance test %zu: %s", t,
+                                       why);
         out->corrected = out->corrected || out->tests[t].corrected;
     }
     TuneValues *v = &out->values;

@@ -64,7 +64,8 @@ typedef struct TuneAnalysis {
 } TuneAnalysis;
 
 /* Analyses `count` tests (at most TUNE_ANALYSIS_TESTS) with material[t] (P N B R A C Q, the side
- * under test minus the other) and pentanomial pair counts pairs[t], bootstrapped with
+ * under test minus the other) and pentanomial pair counts pairs[t] (names[t], "Q:A", names it in
+ * a message; NULL: "imbalance test t"), bootstrapped with
  * `replicates` replicates from `seed`. Returns 0 with out->ok set when the logits were fitted
  * (out->pawn_unclear set when, with the pawn in the design, u_P <= 1.96 SE(u_P): no value in
  * pawns has a bounded interval then, while the ratios do); -1 with out->reason when nothing can
@@ -72,7 +73,8 @@ typedef struct TuneAnalysis {
  * leave-one-out table can fail on their own (boot_ok, loo_ok false with the reason) without failing
  * the analysis. *out is large (about 100 KB): allocate it. */
 int tune_analyse(const int (*material)[TUNE_PIECES], const uint64_t (*pairs)[PAIR_CLASSES],
-                 size_t count, int replicates, uint64_t seed, TuneAnalysis *out);
+                 const char *const *names, size_t count, int replicates, uint64_t seed,
+                 TuneAnalysis *out);
 
 /* The bootstrap's seed of stage `stage` (from 0) of a match seeded `match_seed`: every stage
  * draws its own replicates, and `carrera tune` and `carrera report` the same ones. */

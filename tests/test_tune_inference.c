@@ -588,7 +588,7 @@ static void unclear_pawn(void **state)
     };
     TuneAnalysis *a = calloc(1, sizeof *a);
     assert_non_null(a);
-    assert_int_equal(tune_analyse(material, pairs, 5, 500, 9, a), 0);
+    assert_int_equal(tune_analyse(material, pairs, NULL, 5, 500, 9, a), 0);
     assert_true(a->ok);
     assert_true(a->pawn_unclear);
     assert_non_null(strstr(a->pawn_note, "do not yet show a pawn worth anything"));

@@ -119,8 +119,11 @@ static int analyse(ReportRun *r, int replicates, char *err, size_t errlen)
 {
     int material[MATCH_MAX_IMBALANCES][TUNE_PIECES];
     uint64_t pairs[MATCH_MAX_IMBALANCES][PAIR_CLASSES];
-    for (int i = 0; i < r->cfg.n_imbalances; i++)
+    const char *names[MATCH_MAX_IMBALANCES];
+    for (int i = 0; i < r->cfg.n_imbalances; i++) {
         imbalance_vector(&r->cfg.imbalances[i], material[i]);
+        names[i] = r->cfg.imbalances[i].name;
+    }
     for (int k = 0; k < r->n_stages; k++) {
         ReportStage *s = &r->stages[k];
         if (!(s->analysis = calloc(1, sizeof *s->analysis)))
@@ -129,7 +132,7 @@ static int analyse(ReportRun *r, int replicates, char *err, size_t errlen)
             memcpy(pairs[i], s->tests[i].pairs, sizeof pairs[i]);
         /* a failed fit is reported with its reason, not an error of the report */
         tune_analyse((const int(*)[TUNE_PIECES])material, (const uint64_t(*)[PAIR_CLASSES])pairs,
-                     (size_t)r->cfg.n_imbalances, replicates,
+                     names, (size_t)r->cfg.n_imbalances, replicates,
                      tune_analysis_seed(r->cfg.seed, s->index), s->analysis);
     }
     return 0;

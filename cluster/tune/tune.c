@@ -24,16 +24,12 @@ void tune_fit(const MatchConfig *c, const uint64_t (*pairs)[PAIR_CLASSES], int s
     }
     const uint64_t seed = tune_analysis_seed(c->seed, stage);
     TuneAnalysis *a = fit->analysis;
-    if (tune_analyse((const int(*)[TUNE_PIECES])material, pairs, (size_t)c->n_imbalances,
+    const char *names[MATCH_MAX_IMBALANCES];
+    for (int i = 0; i < c->n_imbalances; i++)
+        names[i] = c->imbalances[i].name;
+    if (tune_analyse((const int(*)[TUNE_PIECES])material, pairs, names, (size_t)c->n_imbalances,
                      TUNE_ANALYSIS_REPLICATES, seed, a) != 0) {
-        /* a test's name says more than its number */
-        const char *num = strstr(a->reason, "imbalance test ");
-        long t = num ? strtol(num + 15, NULL, 10) : -1;
-        if (num == a->reason && t >= 0 && t < c->n_imbalances)
-            snprintf(fit->reason, sizeof fit->reason, "imbalance %s: %s", c->imbalances[t].name,
-                     strchr(a->reason, ':') + 2);
-        else
-            snprintf(fit->reason, sizeof fit->reason, "%s", a->reason);
+        snprintf(fit->reason, sizeof fit->reason, "%s", a->reason);
         return;
     }
     if (a->pawn_unclear) {
