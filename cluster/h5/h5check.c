@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* What Carrera checks before it trusts a result file (h5check.h). */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* flock */
 
 #include "h5check.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "h5file.h"
 
@@ -92,7 +98,46 @@ static int check_layout(hid_t file, const char *path, const H5CheckKind *k, char
     return 0;
 }
 
-hid_t h5check_open(const char *path, const H5CheckKind *kind, char *err, size_t errlen)
+/* Waits up to lock_wait seconds for the lock another process holds on path (HDF5 locks a file it
+ * writes with flock, as a job does its checkpoint until it exits), so that a locked file is named
+ * as one and never mistaken for a damaged one. A file system without locks has nothing to wait for.
+ * Returns 0 when the file can be opened, or -1 with a message. */
+static int wait_for_lock(const char *path, const H5CheckKind *kind, double lock_wait, char *err,
+                         size_t errlen)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return h5file_fail(err, errlen, "cannot open the %s %s: %s", kind->name, path,
+                           strerror(errno));
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    bool told = false;
+    for (;;) {
+        if (flock(fd, LOCK_SH | LOCK_NB) == 0 || (errno != EWOULDBLOCK && errno != EINTR))
+            break;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double waited = (double)(now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) / 1e9;
+        if (waited >= lock_wait) {
+            close(fd);
+            return h5file_fail(err, errlen,
+                               "the %s %s is in use by another process: a job still running or "
+                               "still ending? (waited %.0f s for its lock)",
+                               kind->name, path, lock_wait);
+        }
+        if (!told)
+            fprintf(stderr,
+                    "carrera: the %s %s is in use by another process (a job still ending?); "
+                    "waiting up to %.0f s for it\n",
+                    kind->name, path, lock_wait);
+        told = true;
+        nanosleep(&(struct timespec){ 0, 200 * 1000 * 1000 }, NULL);
+    }
+    close(fd); /* the shared lock goes with it: HDF5 takes its own */
+    return 0;
+}
+
+hid_t h5check_open(const char *path, const H5CheckKind *kind, double lock_wait, char *err,
+                   size_t errlen)
 {
     struct stat st;
     if (stat(path, &st) != 0)
@@ -106,6 +151,8 @@ hid_t h5check_open(const char *path, const H5CheckKind *kind, char *err, size_t 
                            kind->name);
     if (is < 0)
         return h5file_fail(err, errlen, "cannot read the %s %s", kind->name, path);
+    if (wait_for_lock(path, kind, lock_wait, err, errlen) < 0)
+        return -1;
     hid_t fa = h5file_file_access();
     hid_t file = fa < 0 ? -1 : H5Fopen(path, H5F_ACC_RDONLY, fa);
     if (fa >= 0)

@@ -150,7 +150,9 @@ static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *pro
     if (make_parent_dirs(cfg->output, err, errlen) != 0 ||
         make_parent_dirs(cfg->pgn, err, errlen) != 0)
         return 1;
-    MatchFileInfo info = { .cfg = cfg, .prov = prov, .overwrite = false };
+    MatchFileInfo info = {
+        .cfg = cfg, .prov = prov, .overwrite = false, .lock_wait = RESUME_LOCK_WAIT
+    };
     if (resume) {
         run->h5 = match_file_open_resume(cfg->output, &info, &run->done, err, errlen);
         if (!run->h5)

@@ -46,10 +46,14 @@ static int start_rank0(const PerftRun *job, const Provenance *prov, int ranks, i
     char fen[FEN_MAX];
     setup_to_fen(&job->setup, v->castle960 ? FEN_CASTLING_SHREDDER : FEN_CASTLING_KQ, fen,
                  sizeof fen);
-    PerftFileInfo info = {
-        v->name, job->rules, fen, job->depth, job->split_depth, prov, job->checkpoint_interval,
-        false
-    };
+    PerftFileInfo info = { .variant = v->name,
+                           .rules = job->rules,
+                           .fen = fen,
+                           .depth = job->depth,
+                           .split_depth = job->split_depth,
+                           .prov = prov,
+                           .checkpoint_interval = job->checkpoint_interval,
+                           .lock_wait = RESUME_LOCK_WAIT };
     const bool exists = access(job->output, F_OK) == 0;
     if (job->resume) {
         if (!exists) {
