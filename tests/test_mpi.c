@@ -540,6 +540,30 @@ static void test_refusals(void **state)
                               "--out", missing,      "--resume", "--quiet", NULL };
     assert_int_equal(run(false, nothing, NULL, &err), 2);
     assert_non_null(strstr(err, "no checkpoint to resume"));
+    const char *both[] = { "perft", "--startpos", "--depth",    "4",       "--out",
+                           missing, "--resume",   "--continue", "--quiet", NULL };
+    assert_int_equal(run(false, both, NULL, &err), 2);
+    assert_non_null(strstr(err, "--resume and --continue are two ways to resume: give one"));
+}
+
+/* --continue, as a requeued batch job runs it: the first run starts the file, the second finds
+ * it finished and prints the same total, and one of another job is still refused. */
+static void test_continue(void **state)
+{
+    (void)state;
+    char path[256];
+    snprintf(path, sizeof path, "%s/continue.h5", tmpdir);
+    char *out, *err;
+    const char *job[] = { "perft", "--variant", "capablanca", "--startpos", "--depth", "3",
+                          "--out", path,        "--continue", "--quiet",    NULL };
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(run(false, job, &out, &err), 0);
+        assert_non_null(strstr(out, "Nodes searched: 25228"));
+    }
+    const char *other[] = { "perft", "--variant", "capablanca", "--startpos", "--depth", "2",
+                            "--out", path,        "--continue", "--quiet",    NULL };
+    assert_int_equal(run(false, other, NULL, &err), 2);
+    assert_non_null(strstr(err, "the checkpoint is for depth 3, this job asks for depth 2"));
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -571,7 +595,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_totals),   cmocka_unit_test(test_serial),
         cmocka_unit_test(test_config),   cmocka_unit_test(test_kill_resume),
-        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_refusals), cmocka_unit_test(test_continue),
     };
     // clang-format on
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -278,7 +278,8 @@ int match_run(const MatchRequest *r)
         else if (comm_rank() == 0) {
             provenance_init(&prov, comm_size(), run->threads, (const char *const *)hosts,
                             (size_t)comm_size(), cfg.text);
-            status = start_rank0(run, &cfg, &prov, r->resume, err, sizeof err);
+            status = start_rank0(run, &cfg, &prov, resume_wanted(r->resume, cfg.output), err,
+                                 sizeof err);
         }
     }
     status = comm_agree(status, err);

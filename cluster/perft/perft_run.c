@@ -55,7 +55,7 @@ static int start_rank0(const PerftRun *job, const Provenance *prov, int ranks, i
                            .checkpoint_interval = job->checkpoint_interval,
                            .lock_wait = RESUME_LOCK_WAIT };
     const bool exists = access(job->output, F_OK) == 0;
-    if (job->resume) {
+    if (resume_wanted(job->resume, job->output)) {
         if (!exists) {
             snprintf(err, errlen,
                      "%s: no checkpoint to resume (the file does not exist); start "
@@ -213,7 +213,7 @@ int perft_run(const PerftRun *job)
     return rc;
 }
 
-int perft_run_config(const char *path, const char *out, bool resume, bool divide, bool quiet)
+int perft_run_config(const char *path, const char *out, ResumeMode resume, bool divide, bool quiet)
 {
     char err[1024] = "";
     if (comm_init(NULL, NULL, err, sizeof err) != 0) {

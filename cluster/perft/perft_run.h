@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "resume.h"
 #include "rules.h"
 #include "setup.h"
 
@@ -20,7 +21,7 @@ typedef struct PerftRun {
     size_t hash_bytes;  /* per rank; 0: no table */
     const char *output; /* the HDF5 result file */
     double checkpoint_interval;
-    bool resume; /* continue the checkpoint at output (it must exist) */
+    ResumeMode resume; /* RESUME_ALWAYS: continue the checkpoint at output (it must exist) */
     bool divide, quiet;
     const char *config_text; /* the configuration for the provenance (file text or command line) */
 } PerftRun;
@@ -31,8 +32,9 @@ typedef struct PerftRun {
  * the output exists without --resume, no checkpoint to resume, a checkpoint of another job). */
 int perft_run(const PerftRun *job);
 
-/* `carrera perft --config FILE [--resume] [--divide] [--quiet] [--out FILE]`: the job from the
- * configuration file (out, when not NULL, replaces its output). Returns the exit status. */
-int perft_run_config(const char *path, const char *out, bool resume, bool divide, bool quiet);
+/* `carrera perft --config FILE [--resume | --continue] [--divide] [--quiet] [--out FILE]`: the job
+ * from the configuration file (out, when not NULL, replaces its output). Returns the exit
+ * status. */
+int perft_run_config(const char *path, const char *out, ResumeMode resume, bool divide, bool quiet);
 
 #endif
