@@ -24,6 +24,7 @@
 #include "perft_distribute.h"
 #include "perft_file.h"
 #include "provenance.h"
+#include "stop_signal.h"
 #include "turn.h"
 #include "unit_counter.h"
 #include "split.h"
@@ -114,6 +115,7 @@ int perft_run(const PerftRun *job)
 {
     const double start = now();
     char err[1024] = "";
+    stop_signal_install();
     if (comm_init(NULL, NULL, err, sizeof err) != 0) {
         fprintf(stderr, "carrera: error: %s\n", err);
         return 1;
