@@ -520,6 +520,33 @@ static void test_kill_resume(void **state)
     free(r.units);
 }
 
+/* SIGTERM, as a scheduler ends a job: the units counted so far are written at once, though the
+ * checkpoint of a command-line job is otherwise flushed only every 60 s. */
+static void test_sigterm_flushes(void **state)
+{
+    (void)state;
+    char path[256], o[256], e[256];
+    snprintf(path, sizeof path, "%s/sigterm.h5", tmpdir);
+    snprintf(o, sizeof o, "%s/sigterm.out", tmpdir);
+    snprintf(e, sizeof e, "%s/sigterm.err", tmpdir);
+    const char *args[] = { "perft",     "--variant", "capablanca",    "--startpos", "--depth", "6",
+                           "--threads", "1",         "--split-depth", "3",          "--out",   path,
+                           "--quiet",   NULL };
+    pid_t job = start(command(true, args), o, e);
+    sleep_ms(3000);
+    assert_int_equal(kill(job, SIGTERM), 0);
+    assert_int_equal(finish(job), 1);
+    const char *err = slurp(e);
+    if (!strstr(err, "stopped by SIGTERM after"))
+        fail_msg("stderr: %s", err);
+    Result r = { 0 };
+    assert_int_equal(read_result(path, false, &r), 0);
+    size_t done = units_done(&r);
+    printf("SIGTERM after 3 s: %zu of %zu units recorded\n", done, r.n_units);
+    assert_true(done > 0 && done < r.n_units);
+    free(r.units);
+}
+
 /* A checkpoint of another job, an existing file without --resume, --resume without a file. */
 static void test_refusals(void **state)
 {
@@ -593,9 +620,10 @@ int main(int argc, char **argv)
     }
     // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_totals),   cmocka_unit_test(test_serial),
-        cmocka_unit_test(test_config),   cmocka_unit_test(test_kill_resume),
-        cmocka_unit_test(test_refusals), cmocka_unit_test(test_continue),
+        cmocka_unit_test(test_totals),          cmocka_unit_test(test_serial),
+        cmocka_unit_test(test_config),          cmocka_unit_test(test_kill_resume),
+        cmocka_unit_test(test_refusals),        cmocka_unit_test(test_continue),
+        cmocka_unit_test(test_sigterm_flushes),
     };
     // clang-format on
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
