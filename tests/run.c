@@ -45,7 +45,7 @@ Run run_program(const char *const *argv)
         (void)devnull;
         dup2(fileno(out), STDOUT_FILENO);
         dup2(fileno(err), STDERR_FILENO);
-        execv(argv[0], (char *const *)argv);
+        execvp(argv[0], (char *const *)argv);
         _exit(127);
     }
     int status;
@@ -87,7 +87,7 @@ bool run_killed(const char *const *argv, const char *watch, int events)
         FILE *devnull = freopen("/dev/null", "w", stdout);
         devnull = freopen("/dev/null", "w", stderr);
         (void)devnull;
-        execv(argv[0], (char *const *)argv);
+        execvp(argv[0], (char *const *)argv);
         _exit(127);
     }
     int status;

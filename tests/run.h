@@ -11,7 +11,8 @@ typedef struct Run {
     char *out, *err;
 } Run;
 
-/* argv[0] is the program's path; argv ends with NULL. Fails the test when it cannot run. */
+/* argv[0] is the program (a path, or a name looked up in PATH); argv ends with NULL. Fails the
+ * test when it cannot run. */
 Run run_program(const char *const *argv);
 void run_free(Run *r);
 
