@@ -63,7 +63,19 @@ void report_text(FILE *out, const VerifyRun *r)
     }
     if (ps->n_sources > 1)
         table_row(out, "all", r->rules, &all);
+    int low = 0, high = 0;
+    uint64_t nodes = 0;
+    for (size_t i = 0; i < ps->n; i++) {
+        const Outcome *o = &r->outcomes[i];
+        if (o->status != OUTCOME_AGREE && o->status != OUTCOME_DIFFER)
+            continue;
+        nodes += o->nodes;
+        low = low && low < o->depth ? low : o->depth;
+        high = high > o->depth ? high : o->depth;
+    }
     fprintf(out, "\n%s: %zu of %zu positions agree", r->engine, all.agreed, all.positions);
+    if (high)
+        fprintf(out, " (depth %d to %d, %" PRIu64 " nodes)", low, high, nodes);
     if (r->groups->n)
         fprintf(out, "; %zu disagree, in %zu group%s", all.disagreed, r->groups->n,
                 r->groups->n == 1 ? "" : "s");
