@@ -393,6 +393,8 @@ int verify_command(int argc, char **argv)
         v.journaling = true;
     }
     v.todo = ps.n - resumed;
+    if (!a.quiet && ps.skipped)
+        fprintf(stderr, "verify: %zu suite lines of other variants (;V) skipped\n", ps.skipped);
     if (!a.quiet)
         fprintf(stderr, "verify: %zu positions of %s (%s rules), %zu already checked, %ld jobs\n",
                 ps.n, v.plan.b.variant->name, turn_rules_name(v.plan.b.rules.turns), resumed, jobs);

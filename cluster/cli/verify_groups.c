@@ -103,7 +103,8 @@ static void move_class(const Position *p, const BisectRules *b, const char *text
 
 static int by_name(const void *a, const void *b) { return strcmp(a, b); }
 
-/* Appends "label: class, class" for the moves (space-separated) to key, classes once each. */
+/* Appends "label: class" for each class of the moves (space-separated) to key, once each,
+ * joined by "; ". */
 static void add_classes(const Position *p, const BisectRules *b, const char *label,
                         const char *moves, char *key, size_t keylen)
 {
@@ -122,13 +123,11 @@ static void add_classes(const Position *p, const BisectRules *b, const char *lab
         if (!known && n < MAX_CLASSES)
             snprintf(classes[n++], CLASS_MAX, "%s", c);
     }
-    if (n == 0)
-        return;
     qsort(classes, (size_t)n, sizeof classes[0], by_name);
     size_t used = strlen(key);
-    used += (size_t)snprintf(key + used, keylen - used, "%s%s: ", used ? "; " : "", label);
     for (int i = 0; i < n && used < keylen; i++)
-        used += (size_t)snprintf(key + used, keylen - used, "%s%s", i ? ", " : "", classes[i]);
+        used += (size_t)snprintf(key + used, keylen - used, "%s%s: %s", used ? "; " : "", label,
+                                 classes[i]);
 }
 
 void group_key(const BisectRules *b, const Finding *f, char key[GROUP_KEY_MAX])
@@ -163,16 +162,21 @@ static int pieces_of(const char *fen)
     return n;
 }
 
-bool groups_add(Groups *g, const char *key, size_t index, const char *fen, int depth)
+/* Adds one finding to the group of key. */
+static bool add_one(Groups *g, const char *key, size_t index, int classes, int pieces, int depth)
 {
-    int pieces = pieces_of(fen);
     for (size_t i = 0; i < g->n; i++) {
         Group *x = &g->v[i];
         if (strcmp(x->key, key) != 0)
             continue;
         x->count++;
-        if (pieces < x->pieces || (pieces == x->pieces && depth < x->depth)) {
+        /* The example shows this group's difference alone if it can. */
+        int order = classes != x->classes ? classes - x->classes
+                    : pieces != x->pieces ? pieces - x->pieces
+                                          : depth - x->depth;
+        if (order < 0) {
             x->example = index;
+            x->classes = classes;
             x->pieces = pieces;
             x->depth = depth;
         }
@@ -187,9 +191,28 @@ bool groups_add(Groups *g, const char *key, size_t index, const char *fen, int d
         g->cap = cap;
     }
     Group *x = &g->v[g->n++];
-    *x = (Group){ .count = 1, .example = index, .pieces = pieces, .depth = depth };
+    *x = (Group){
+        .count = 1, .example = index, .classes = classes, .pieces = pieces, .depth = depth
+    };
     snprintf(x->key, sizeof x->key, "%s", key);
     return true;
+}
+
+bool groups_add(Groups *g, const char *key, size_t index, const char *fen, int depth)
+{
+    int pieces = pieces_of(fen), classes = 1;
+    for (const char *c = strstr(key, "; "); c; c = strstr(c + 2, "; "))
+        classes++;
+    for (const char *t = key;;) {
+        size_t len = strcspn(t, ";");
+        char one[GROUP_KEY_MAX];
+        snprintf(one, sizeof one, "%.*s", (int)len, t);
+        if (!add_one(g, one, index, classes, pieces, depth))
+            return false;
+        if (!t[len])
+            return true;
+        t += len + 1 + (t[len + 1] == ' ');
+    }
 }
 
 void groups_free(Groups *g)

@@ -95,6 +95,24 @@ static int suite_field(char *field, VerifyPosition *p, char *err, size_t errlen)
     return 0;
 }
 
+/* Whether the line's `;V NAME` field names a variant other than v. */
+static bool other_variant(const char *line, const Variant *v)
+{
+    for (const char *f = strchr(line, ';'); f; f = strchr(f + 1, ';')) {
+        const char *t = f + 1;
+        while (*t == ' ')
+            t++;
+        if (t[0] != 'V' || t[1] != ' ')
+            continue;
+        t += 2;
+        while (*t == ' ')
+            t++;
+        size_t len = strcspn(t, " ;\r\n");
+        return len != strlen(v->name) || strncmp(t, v->name, len) != 0;
+    }
+    return false;
+}
+
 int sources_add_suite(VerifyPositions *ps, const char *path, const Variant *v, const Rules *r,
                       char *err, size_t errlen)
 {
@@ -118,6 +136,10 @@ int sources_add_suite(VerifyPositions *ps, const char *path, const Variant *v, c
         char *text = trim(line);
         if (text[0] == '\0' || text[0] == '#')
             continue;
+        if (other_variant(text, v)) {
+            ps->skipped++;
+            continue;
+        }
         char *semi = strchr(text, ';');
         if (semi)
             *semi = '\0';

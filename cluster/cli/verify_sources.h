@@ -31,9 +31,11 @@ typedef struct VerifyPositions {
     size_t n, cap;
     char (*labels)[SOURCE_LABEL_MAX]; /* per source: "random (seed 1)", "starts", a file */
     int n_sources;
+    size_t skipped; /* suite lines whose `;V` names another variant */
 } VerifyPositions;
 
-/* Each appends the positions of one source under the variant v and the rules r; returns 0, or
+/* Each appends the positions of one source under the variant v and the rules r (a suite's lines
+ * for another variant, by their `;V NAME` field, are skipped and counted); returns 0, or
  * -1 with a message in err (a suite that cannot be read, a line that is not FEN and counts,
  * memory). */
 int sources_add_suite(VerifyPositions *ps, const char *path, const Variant *v, const Rules *r,
