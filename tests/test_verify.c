@@ -43,13 +43,13 @@
 #define POSITION3    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 #define MAX_ARGS     32
 
-/* Runs `carrera verify` with the NULL-terminated arguments after "verify". */
-static Run verify(const char *first, ...)
+/* Runs `carrera COMMAND` with the NULL-terminated arguments after it. */
+static Run carrera(const char *command, ...)
 {
     va_list ap;
-    va_start(ap, first);
-    const char *argv[MAX_ARGS + 3] = { CARRERA_BIN, "verify", first };
-    int argc = 3;
+    va_start(ap, command);
+    const char *argv[MAX_ARGS + 3] = { CARRERA_BIN, command };
+    int argc = 2;
     for (const char *a = va_arg(ap, const char *); a; a = va_arg(ap, const char *)) {
         assert_true(argc < MAX_ARGS + 2);
         argv[argc++] = a;
@@ -59,20 +59,8 @@ static Run verify(const char *first, ...)
     return run_program(argv);
 }
 
-static Run bisect(const char *first, ...)
-{
-    va_list ap;
-    va_start(ap, first);
-    const char *argv[MAX_ARGS + 3] = { CARRERA_BIN, "bisect", first };
-    int argc = 3;
-    for (const char *a = va_arg(ap, const char *); a; a = va_arg(ap, const char *)) {
-        assert_true(argc < MAX_ARGS + 2);
-        argv[argc++] = a;
-    }
-    va_end(ap);
-    argv[argc] = NULL;
-    return run_program(argv);
-}
+#define verify(...) carrera("verify", __VA_ARGS__)
+#define bisect(...) carrera("bisect", __VA_ARGS__)
 
 static void expect_status(const Run *r, int status)
 {

@@ -8,6 +8,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "svg_plot.h"
+
 typedef struct Tally {
     size_t positions, agreed, disagreed, failed, suite;
 } Tally;
@@ -19,6 +21,16 @@ static void tally(Tally *t, const Outcome *o)
     t->disagreed += o->status == OUTCOME_DIFFER;
     t->failed += o->status == OUTCOME_ENGINE_FAILED;
     t->suite += o->status == OUTCOME_SUITE_WRONG;
+}
+
+/* The tally of every position, or of one source's (source >= 0). */
+static Tally tally_of(const VerifyRun *r, int source)
+{
+    Tally t = { 0 };
+    for (size_t i = 0; i < r->ps->n; i++)
+        if (source < 0 || r->ps->v[i].source == source)
+            tally(&t, &r->outcomes[i]);
+    return t;
 }
 
 static void table_row(FILE *out, const char *source, const char *rules, const Tally *t)
@@ -50,16 +62,10 @@ void report_text(FILE *out, const VerifyRun *r)
     }
     fprintf(out, "\n| rules | source | positions | agreed | disagreed | engine failures | "
                  "suite wrong |\n|---|---|---:|---:|---:|---:|---:|\n");
-    Tally all = { 0 };
+    Tally all = tally_of(r, -1);
     for (int s = 0; s < ps->n_sources; s++) {
-        Tally t = { 0 };
-        for (size_t i = 0; i < ps->n; i++)
-            if (ps->v[i].source == s)
-                tally(&t, &r->outcomes[i]);
+        Tally t = tally_of(r, s);
         table_row(out, ps->labels[s], r->rules, &t);
-        for (size_t i = 0; i < ps->n; i++)
-            if (ps->v[i].source == s)
-                tally(&all, &r->outcomes[i]);
     }
     if (ps->n_sources > 1)
         table_row(out, "all", r->rules, &all);
@@ -86,28 +92,6 @@ void report_text(FILE *out, const VerifyRun *r)
     fputs("\n", out);
 }
 
-static void xml_text(FILE *out, const char *t)
-{
-    for (; t && *t; t++) {
-        switch (*t) {
-        case '<':
-            fputs("&lt;", out);
-            break;
-        case '>':
-            fputs("&gt;", out);
-            break;
-        case '&':
-            fputs("&amp;", out);
-            break;
-        case '"':
-            fputs("&quot;", out);
-            break;
-        default:
-            fputc(*t, out);
-        }
-    }
-}
-
 static int finish(FILE *out, const char *path, char *err, size_t errlen)
 {
     if (ferror(out) | (fclose(out) != 0)) {
@@ -131,22 +115,17 @@ int report_junit(const char *path, const VerifyRun *r, char *err, size_t errlen)
     if (!out)
         return -1;
     const VerifyPositions *ps = r->ps;
-    Tally all = { 0 };
-    for (size_t i = 0; i < ps->n; i++)
-        tally(&all, &r->outcomes[i]);
+    Tally all = tally_of(r, -1);
     fprintf(out,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"%zu\" "
             "failures=\"%zu\" errors=\"%zu\">\n",
             all.positions, all.disagreed + all.suite, all.failed);
     for (int s = 0; s < ps->n_sources; s++) {
-        Tally t = { 0 };
-        for (size_t i = 0; i < ps->n; i++)
-            if (ps->v[i].source == s)
-                tally(&t, &r->outcomes[i]);
+        Tally t = tally_of(r, s);
         fputs("  <testsuite name=\"carrera verify ", out);
-        xml_text(out, r->rules);
+        xml_put_text(out, r->rules);
         fputs(": ", out);
-        xml_text(out, ps->labels[s]);
+        xml_put_text(out, ps->labels[s]);
         fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n", t.positions,
                 t.disagreed + t.suite, t.failed);
         for (size_t i = 0; i < ps->n; i++) {
@@ -155,9 +134,9 @@ int report_junit(const char *path, const VerifyRun *r, char *err, size_t errlen)
             if (p->source != s)
                 continue;
             fputs("    <testcase classname=\"verify\" name=\"", out);
-            xml_text(out, p->name);
+            xml_put_text(out, p->name);
             fputs(": ", out);
-            xml_text(out, p->fen);
+            xml_put_text(out, p->fen);
             fprintf(out, " depth %d\"", o->depth);
             if (o->status == OUTCOME_AGREE) {
                 fputs("/>\n", out);
@@ -165,9 +144,9 @@ int report_junit(const char *path, const VerifyRun *r, char *err, size_t errlen)
             }
             const char *tag = o->status == OUTCOME_ENGINE_FAILED ? "error" : "failure";
             fprintf(out, ">\n      <%s message=\"", tag);
-            xml_text(out, o->status == OUTCOME_DIFFER ? o->group : message_of(o));
+            xml_put_text(out, o->status == OUTCOME_DIFFER ? o->group : message_of(o));
             fputs("\">", out);
-            xml_text(out, o->status == OUTCOME_DIFFER ? o->finding.report : message_of(o));
+            xml_put_text(out, o->status == OUTCOME_DIFFER ? o->finding.report : message_of(o));
             fprintf(out, "</%s>\n    </testcase>\n", tag);
         }
         fputs("  </testsuite>\n", out);
@@ -220,9 +199,7 @@ int report_json(const char *path, const VerifyRun *r, char *err, size_t errlen)
     if (!out)
         return -1;
     const VerifyPositions *ps = r->ps;
-    Tally all = { 0 };
-    for (size_t i = 0; i < ps->n; i++)
-        tally(&all, &r->outcomes[i]);
+    Tally all = tally_of(r, -1);
     fputs("{\n  \"engine\": ", out);
     json_string(out, r->engine);
     fputs(",\n  \"rules\": ", out);
