@@ -38,6 +38,7 @@
 #endif
 
 #define PERFTREE_UCI CARRERA_SOURCE "/scripts/perftree-uci"
+#define UCI_PERFT    CARRERA_SOURCE "/scripts/uci-perft"
 #define START        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 #define KIWIPETE     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 #define POSITION3    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
@@ -213,7 +214,7 @@ static void test_turn_rules(void **state)
     run_free(&r);
 }
 
-/* ---- the script protocol ---- */
+/* ---- the script protocol, and the example wrappers of both protocols ---- */
 
 static void test_script(void **state)
 {
@@ -227,6 +228,13 @@ static void test_script(void **state)
     r = verify("--script", PERFTREE_UCI, "--random", "20", "--nodes", "10000", "--quiet", NULL);
     expect_status(&r, 0);
     assert_contains(r.out, "| chess, single | random (seed 1) | 20 | 20 | 0 | 0 | 0 |");
+    run_free(&r);
+    /* The UCI example wrapper around the script one: both protocols' wrappers at once. */
+    setenv("ENGINE", FAKE_ENGINE " --bug no-ep", 1);
+    r = verify("--engine", UCI_PERFT " " PERFTREE_UCI, "--random", "20", "--nodes", "10000",
+               "--quiet", NULL);
+    expect_status(&r, 1);
+    assert_contains(r.out, "group 1: carrera only: en passant: ");
     run_free(&r);
     unsetenv("ENGINE");
 }
