@@ -260,7 +260,7 @@ static void test_engine_failure(void **state)
     write_suite(suite, SUITE3);
     Run r = verify("--engine",
                    FAKE_ENGINE " --crash --at r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP",
-                   "--suite", suite, "--depth", "2", "--jobs", "1", NULL);
+                   "--suite", suite, "--depth", "2", "--jobs", "2", NULL);
     expect_status(&r, 1);
     assert_contains(r.out, "engine failure: kiwipete (" KIWIPETE ") at depth 2: the engine exited");
     assert_contains(r.out, "| 3 | 2 | 0 | 1 | 0 |");

@@ -70,10 +70,14 @@ int subprocess_start(Subprocess *p, char *const argv[], char *err, size_t errlen
     }
     /* A reader that has gone must give EPIPE, not kill this process. */
     signal(SIGPIPE, SIG_IGN);
-    /* Our ends must not leak into later children: a leaked write end would keep a child's
-     * stdin open after we close it. */
+    /* No end may leak into other children: a leaked write end would keep a child's stdin open
+     * after we close it, and the child's own ends, leaked into a child another thread starts
+     * meanwhile, would hide this child's exit from us (the dup2 below clears the flag on the
+     * child's stdin and stdout). */
+    fcntl(in[0], F_SETFD, FD_CLOEXEC);
     fcntl(in[1], F_SETFD, FD_CLOEXEC);
     fcntl(out[0], F_SETFD, FD_CLOEXEC);
+    fcntl(out[1], F_SETFD, FD_CLOEXEC);
     fcntl(status[0], F_SETFD, FD_CLOEXEC);
     fcntl(status[1], F_SETFD, FD_CLOEXEC);
     fflush(NULL);
