@@ -130,7 +130,7 @@ int sources_add_suite(VerifyPositions *ps, const char *path, const Variant *v, c
     char *line = NULL, why[512];
     size_t cap = 0;
     int number = 0, rc = 0;
-    size_t before = ps->n;
+    size_t before = ps->n, skipped = ps->skipped;
     while (rc == 0 && getline(&line, &cap, f) >= 0) {
         number++;
         char *text = trim(line);
@@ -172,7 +172,9 @@ int sources_add_suite(VerifyPositions *ps, const char *path, const Variant *v, c
     }
     fclose(f);
     if (rc == 0 && ps->n == before) {
-        snprintf(err, errlen, "the suite '%s' holds no positions", path);
+        snprintf(err, errlen,
+                 "the suite '%s' holds no positions of %s (%zu lines of other variants)", path,
+                 v->name, ps->skipped - skipped);
         rc = -1;
     }
     return rc;
