@@ -131,13 +131,19 @@ static int interest(const Position *p, const Move *moves, int n)
     for (int c = 0; c < 2; c++)
         for (int side = 0; side < 2; side++)
             score += s.castle_rook[c][side] != NO_SQUARE;
-    bool castles = false, promotes = false, ep = false;
+    bool castles = false, promotes = false, takes = false, ep = false;
     for (int i = 0; i < n; i++) {
         castles |= move_kind(moves[i]) == MOVE_CASTLING;
         promotes |= move_kind(moves[i]) == MOVE_PROMOTION;
+        takes |= move_kind(moves[i]) == MOVE_PROMOTION && position_piece_at(p, move_to(moves[i]));
         ep |= move_kind(moves[i]) == MOVE_EN_PASSANT;
     }
-    return score + 3 * castles + 4 * promotes + 4 * ep;
+    /* A pawn of either side a step from promoting promotes within the depths checked. */
+    int files = p->variant->files, near = 0;
+    for (int f = 0; f < files; f++)
+        near += (position_piece_at(p, (RANKS - 2) * files + f) == make_piece(WHITE, PAWN)) +
+                (position_piece_at(p, files + f) == make_piece(BLACK, PAWN));
+    return score + 3 * castles + 6 * promotes + 4 * takes + 4 * ep + 3 * (near < 2 ? near : 2);
 }
 
 /* Index of a choice with probability proportional to its weight. */
