@@ -21,4 +21,7 @@ void run_free(Run *r);
  * SIGKILL. Returns true when the kill ended it (false: it had finished before). */
 bool run_killed(const char *const *argv, const char *watch, int events);
 
+/* The same, waiting until the file holds at least `lines` lines that hold text. */
+bool run_killed_at(const char *const *argv, const char *watch, const char *text, int lines);
+
 #endif
