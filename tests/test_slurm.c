@@ -70,6 +70,29 @@ static int show_lines(const char *log, const char *text, const char *part)
     return count;
 }
 
+/* Submits script with the job file ini on one node: ranks tasks of one CPU, log as its output,
+ * a time limit of minutes, and (margin not NULL) CARRERA_REQUEUE_MARGIN = margin for the trap. */
+static long submit(const char *script, const char *ini, const char *log, int ranks, int minutes,
+                   const char *margin)
+{
+    char tasks[32], per_node[48], limit[32];
+    snprintf(tasks, sizeof tasks, "--ntasks=%d", ranks);
+    snprintf(per_node, sizeof per_node, "--ntasks-per-node=%d", ranks);
+    snprintf(limit, sizeof limit, "--time=%d", minutes);
+    const char *args[] = { "--chdir",   job_dir,
+                           "--nodes=1", tasks,
+                           per_node,    "--cpus-per-task=1",
+                           limit,       "--signal=B:USR1@30",
+                           "--output",  log,
+                           script,      ini,
+                           NULL };
+    if (margin)
+        setenv("CARRERA_REQUEUE_MARGIN", margin, 1);
+    long id = slurm_submit(args);
+    unsetenv("CARRERA_REQUEUE_MARGIN");
+    return id;
+}
+
 /* ---- perft ---- */
 
 /* A perft job of 2 ranks: Capablanca perft 6 (published by Sjeng) in the log and the file. */
@@ -81,19 +104,7 @@ static void test_perft(void **state)
                        "threads = 0\noutput = capablanca-6.h5\n";
     write_bytes(ini, text, strlen(text));
     const char *log = in_jobs("capablanca-6.log");
-    const char *args[] = { "--chdir",
-                           job_dir,
-                           "--nodes=1",
-                           "--ntasks=2",
-                           "--ntasks-per-node=2",
-                           "--cpus-per-task=1",
-                           "--time=10",
-                           "--output",
-                           log,
-                           SCRIPTS "perft.sbatch",
-                           ini,
-                           NULL };
-    expect_completed(slurm_submit(args), log);
+    expect_completed(submit(SCRIPTS "perft.sbatch", ini, log, 2, 10, NULL), log);
     char *out = read_bytes(log, NULL);
     assert_contains(out, "Nodes searched: 1015802437");
     free(out);
@@ -124,22 +135,7 @@ static void test_time_limit(void **state)
              fen);
     write_bytes(ini, text, strlen(text));
     const char *log = in_jobs("limit.log");
-    setenv("CARRERA_REQUEUE_MARGIN", "50", 1);
-    const char *args[] = { "--chdir",
-                           job_dir,
-                           "--nodes=1",
-                           "--ntasks=1",
-                           "--ntasks-per-node=1",
-                           "--cpus-per-task=1",
-                           "--time=1",
-                           "--signal=B:USR1@30",
-                           "--output",
-                           log,
-                           SCRIPTS "perft.sbatch",
-                           ini,
-                           NULL };
-    long id = slurm_submit(args);
-    unsetenv("CARRERA_REQUEUE_MARGIN");
+    long id = submit(SCRIPTS "perft.sbatch", ini, log, 1, 1, "50");
 
     /* meanwhile, on the other core, the count that shares nothing with the job's */
     const char *direct[] = { CARRERA_BIN, "perft",   "--variant", "capablanca", "--fen",
@@ -268,22 +264,7 @@ static void sbatch_match(const char *script, const char *command, const char *na
     snprintf(ini, sizeof ini, "%s", in_jobs(ini_name));
     snprintf(log, sizeof log, "%s", in_jobs(log_name));
     write_match(ini, name, tune, pairs);
-    setenv("CARRERA_REQUEUE_MARGIN", "40", 1);
-    const char *args[] = { "--chdir",
-                           job_dir,
-                           "--nodes=1",
-                           "--ntasks=1",
-                           "--ntasks-per-node=1",
-                           "--cpus-per-task=1",
-                           limited ? "--time=1" : "--time=10",
-                           "--signal=B:USR1@30",
-                           "--output",
-                           log,
-                           script,
-                           ini,
-                           NULL };
-    long id = slurm_submit(args);
-    unsetenv("CARRERA_REQUEUE_MARGIN");
+    long id = submit(script, ini, log, 1, limited ? 1 : 10, limited ? "40" : NULL);
 
     /* meanwhile, the uninterrupted run on the other core */
     const char *one[] = { CARRERA_BIN,    command, "--config",         ini,       "--out",
