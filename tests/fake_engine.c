@@ -81,7 +81,7 @@ static bool at_board(const Position *p)
     return strncmp(fen, f.at, strlen(f.at)) == 0;
 }
 
-/* Whether a bug drops the movement m of p. */
+/* Whether a bug drops the movement m of p (by its kind: p gives only the variant). */
 static bool dropped_by_bug(const Position *p, Move m)
 {
     if (f.no_ep && move_kind(m) == MOVE_EN_PASSANT)
@@ -111,12 +111,12 @@ static int moves_of(const Position *p, Move *moves)
 
 static bool keep_turn(const Position *p, const Turn *t, bool here)
 {
-    Position mid = *p;
-    for (int k = 0; k < t->n; k++) {
-        if (dropped_by_bug(&mid, t->m[k]))
+    /* a bug looks at a movement's kind alone (and the variant's pieces), so the movements of a
+     * turn are judged from its first position: one between the movements of a turn is no
+     * position position_make may leave (a debug build would assert) */
+    for (int k = 0; k < t->n; k++)
+        if (dropped_by_bug(p, t->m[k]))
             return false;
-        position_make(&mid, t->m[k], &mid);
-    }
     if (f.one_movement_turns && t->n == 1 && !position_first_turn(p, &f.rules))
         return false;
     if (here) {
