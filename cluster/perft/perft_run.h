@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rules.h"
 #include "setup.h"
@@ -18,6 +19,7 @@ typedef struct PerftRun {
     int split_depth;    /* 0: chosen (split_choose_depth_for) */
     int threads;        /* per rank; 0: OMP_NUM_THREADS, else every core */
     size_t hash_bytes;  /* per rank; 0: no table */
+    uint64_t key_seed;  /* the Zobrist keys' seed (zobrist.h), the same on every rank */
     const char *output; /* the HDF5 result file */
     double checkpoint_interval;
     bool resume; /* continue the checkpoint at output (it must exist) */
