@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "files.h"
+#include "h5read.h"
 #include "perft.h"
 #include "position.h"
 #include "run.h"
@@ -193,11 +194,7 @@ static uint64_t file_key_seed(const char *path)
 {
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     assert_true(f >= 0);
-    uint64_t seed = 0;
-    hid_t a = H5Aopen_by_name(f, "/perft", "key_seed", H5P_DEFAULT, H5P_DEFAULT);
-    assert_true(a >= 0);
-    assert_true(H5Aread(a, H5T_NATIVE_UINT64, &seed) >= 0);
-    H5Aclose(a);
+    uint64_t seed = h5read_u64(f, "/perft", "key_seed");
     H5Fclose(f);
     return seed;
 }

@@ -129,6 +129,7 @@ typedef struct Result {
     size_t n_units;
     int32_t ranks, resumed;
     size_t n_hosts;
+    uint64_t key_seed; /* /perft key_seed */
 } Result;
 
 static herr_t quiet_errors(void) { return H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
@@ -175,6 +176,11 @@ static int read_result(const char *path, bool complete, Result *r)
         hid_t a = H5Aopen(p, "nodes", H5P_DEFAULT);
         if (a >= 0 && H5Aread(a, H5T_NATIVE_UINT64, &r->nodes) >= 0)
             rc = 0;
+        if (a >= 0)
+            H5Aclose(a);
+        a = H5Aopen(p, "key_seed", H5P_DEFAULT);
+        if (a < 0 || H5Aread(a, H5T_NATIVE_UINT64, &r->key_seed) < 0)
+            rc = -1;
         if (a >= 0)
             H5Aclose(a);
         hid_t dv = H5Dopen2(p, "divide", H5P_DEFAULT);
@@ -501,6 +507,8 @@ static void test_kill_resume(void **state)
     assert_int_equal(r.nodes, KILL_TOTAL);
     assert_int_equal(r.divide_sum, KILL_TOTAL);
     assert_int_equal(r.resumed, 1);
+    /* Every rank, the killed job's and the resume's, counted with the file's key seed. */
+    assert_true(r.key_seed == 12345);
     check_units(&r, KILL_TOTAL);
     /* Units of the first run kept their counts and run 0; the others were counted by run 1. */
     for (size_t i = 0; i < r.n_units; i++) {

@@ -696,12 +696,7 @@ static void test_key_seed(void **state)
     assert_int_equal(perft_file_close(h, err, sizeof err), 0);
     hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
     assert_true(f >= 0);
-    uint64_t seed = 0;
-    hid_t a = H5Aopen_by_name(f, "/perft", "key_seed", H5P_DEFAULT, H5P_DEFAULT);
-    assert_true(a >= 0);
-    assert_true(H5Aread(a, H5T_NATIVE_UINT64, &seed) >= 0);
-    H5Aclose(a);
-    assert_true(seed == 9223372036854775807ull);
+    assert_true(h5read_u64(f, "/perft", "key_seed") == 9223372036854775807ull);
     /* As a file written before key seeds were recorded. */
     assert_true(H5Adelete_by_name(f, "/perft", "key_seed", H5P_DEFAULT) >= 0);
     H5Fclose(f);
