@@ -24,6 +24,7 @@
 #include <hdf5.h>
 
 #include "files.h"
+#include "pgn_games.h"
 #include "h5read.h"
 #include "run.h"
 #include "types.h"
@@ -83,50 +84,6 @@ static void test_config_errors(void **state)
     expect_config_error("no-such-file.ini", "no-such-file.ini");
     expect_config_error("bad-hash-memory.ini", "hash tables (hash, per game at once) would need "
                                                "262144 MB, more than this machine's memory");
-}
-
-/* The game of round "P.G" in a PGN file, from its first tag to the next game; NULL if absent. */
-static char *game_of_round(const char *pgn, const char *round)
-{
-    char tag[64];
-    snprintf(tag, sizeof tag, "[Round \"%s\"]", round);
-    const char *at = strstr(pgn, tag);
-    if (!at)
-        return NULL;
-    const char *start = at;
-    while (start > pgn &&
-           !(start[-1] == '\n' && start[0] == '[' && strncmp(start, "[Event", 6) == 0))
-        start--;
-    const char *end = strstr(at, "\n[Event");
-    size_t len = end ? (size_t)(end - start) : strlen(start);
-    /* the last game of the file keeps the blank line after it: not part of the game */
-    while (len > 0 && (start[len - 1] == '\n' || start[len - 1] == ' '))
-        len--;
-    char *game = malloc(len + 1);
-    assert_non_null(game);
-    memcpy(game, start, len);
-    game[len] = '\0';
-    return game;
-}
-
-/* Both PGN files hold the same games, round by round (their order in the files may differ). */
-static void expect_same_games(const char *path_a, const char *path_b, int pairs)
-{
-    char *a = read_bytes(path_a, NULL), *b = read_bytes(path_b, NULL);
-    for (int pair = 1; pair <= pairs; pair++)
-        for (int game = 1; game <= 2; game++) {
-            char round[16];
-            snprintf(round, sizeof round, "%d.%d", pair, game);
-            char *ga = game_of_round(a, round), *gb = game_of_round(b, round);
-            if (!ga || !gb)
-                fail_msg("round %s is missing from %s", round, ga ? path_b : path_a);
-            /* from the blank line after the tags: the Site tag names the configuration */
-            assert_string_equal(strstr(ga, "\n\n"), strstr(gb, "\n\n"));
-            free(ga);
-            free(gb);
-        }
-    free(a);
-    free(b);
 }
 
 static const char *const SELF_PLAY = "[match]\n"

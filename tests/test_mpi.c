@@ -28,12 +28,11 @@
 
 #include <hdf5.h>
 
+#include "perft_result.h"
 #include "position.h"
 #include "setup.h"
 #include "turn.h"
 #include "variant.h"
-
-#define NOT_DONE UINT64_MAX
 
 /* The launcher and its options, from the command line (none: the tests run without MPI). */
 static char **launcher;
@@ -112,143 +111,6 @@ static int run(bool serial, const char *const *args, char **out, char **err)
     if (rc != 0)
         fprintf(stderr, "carrera exited %d; stderr:\n%s", rc, err_buf);
     return rc;
-}
-
-/* ---- reading results back ---- */
-
-typedef struct UnitRow {
-    uint64_t id, multiplicity, nodes;
-    int32_t run;
-} UnitRow;
-
-typedef struct Result {
-    uint64_t nodes;      /* /perft nodes */
-    uint64_t divide_sum; /* sum of /perft/divide nodes */
-    size_t n_divide;
-    UnitRow *units;
-    size_t n_units;
-    int32_t ranks, resumed;
-    size_t n_hosts;
-    uint64_t key_seed; /* /perft key_seed */
-} Result;
-
-static herr_t quiet_errors(void) { return H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
-
-static int read_i32_attr(hid_t obj, const char *name, int32_t *v)
-{
-    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
-    if (a < 0)
-        return -1;
-    herr_t rc = H5Aread(a, H5T_NATIVE_INT32, v);
-    H5Aclose(a);
-    return rc < 0 ? -1 : 0;
-}
-
-/* Reads the units (and, when complete, the total and divide) of the file; -1 if it cannot be
- * read (a writer in the middle of a write, when polling a running job). */
-static int read_result(const char *path, bool complete, Result *r)
-{
-    memset(r, 0, sizeof *r);
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0)
-        return -1;
-    int rc = -1;
-    hid_t p = H5Gopen2(f, "/perft", H5P_DEFAULT);
-    hid_t d = p >= 0 ? H5Dopen2(p, "units", H5P_DEFAULT) : -1;
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(UnitRow));
-    H5Tinsert(t, "id", offsetof(UnitRow, id), H5T_NATIVE_UINT64);
-    H5Tinsert(t, "multiplicity", offsetof(UnitRow, multiplicity), H5T_NATIVE_UINT64);
-    H5Tinsert(t, "nodes", offsetof(UnitRow, nodes), H5T_NATIVE_UINT64);
-    H5Tinsert(t, "run", offsetof(UnitRow, run), H5T_NATIVE_INT32);
-    if (d >= 0) {
-        hid_t s = H5Dget_space(d);
-        hssize_t n = H5Sget_simple_extent_npoints(s);
-        H5Sclose(s);
-        r->units = calloc(n > 0 ? (size_t)n : 1, sizeof *r->units);
-        r->n_units = n > 0 ? (size_t)n : 0;
-        if (n > 0 && H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, r->units) >= 0)
-            rc = 0;
-        H5Dclose(d);
-    }
-    H5Tclose(t);
-    if (rc == 0 && complete) {
-        rc = -1;
-        hid_t a = H5Aopen(p, "nodes", H5P_DEFAULT);
-        if (a >= 0 && H5Aread(a, H5T_NATIVE_UINT64, &r->nodes) >= 0)
-            rc = 0;
-        if (a >= 0)
-            H5Aclose(a);
-        a = H5Aopen(p, "key_seed", H5P_DEFAULT);
-        if (a < 0 || H5Aread(a, H5T_NATIVE_UINT64, &r->key_seed) < 0)
-            rc = -1;
-        if (a >= 0)
-            H5Aclose(a);
-        hid_t dv = H5Dopen2(p, "divide", H5P_DEFAULT);
-        if (dv >= 0) {
-            hid_t s = H5Dget_space(dv);
-            hssize_t n = H5Sget_simple_extent_npoints(s);
-            H5Sclose(s);
-            uint64_t *nodes = calloc(n > 0 ? (size_t)n : 1, sizeof *nodes);
-            hid_t tn = H5Tcreate(H5T_COMPOUND, sizeof(uint64_t));
-            H5Tinsert(tn, "nodes", 0, H5T_NATIVE_UINT64);
-            if (n > 0 && H5Dread(dv, tn, H5S_ALL, H5S_ALL, H5P_DEFAULT, nodes) < 0)
-                rc = -1;
-            for (hssize_t i = 0; i < n; i++)
-                r->divide_sum += nodes[i];
-            r->n_divide = n > 0 ? (size_t)n : 0;
-            free(nodes);
-            H5Tclose(tn);
-            H5Dclose(dv);
-        } else {
-            rc = -1;
-        }
-        if (read_i32_attr(f, "ranks", &r->ranks) < 0 ||
-            read_i32_attr(f, "resumed", &r->resumed) < 0)
-            rc = -1;
-        hid_t h = H5Aopen(f, "hosts", H5P_DEFAULT);
-        if (h >= 0) {
-            hid_t s = H5Aget_space(h);
-            r->n_hosts = (size_t)H5Sget_simple_extent_npoints(s);
-            H5Sclose(s);
-            H5Aclose(h);
-        } else {
-            rc = -1;
-        }
-    }
-    if (p >= 0)
-        H5Gclose(p);
-    H5Fclose(f);
-    if (rc != 0) {
-        free(r->units);
-        r->units = NULL;
-    }
-    return rc;
-}
-
-static size_t units_done(const Result *r)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < r->n_units; i++)
-        n += r->units[i].nodes != NOT_DONE;
-    return n;
-}
-
-/* Every unit counted, each id 0..n-1 exactly once, and the units add up to total. */
-static void check_units(const Result *r, uint64_t total)
-{
-    assert_true(r->n_units > 0);
-    char *seen = calloc(r->n_units, 1);
-    uint64_t sum = 0;
-    for (size_t i = 0; i < r->n_units; i++) {
-        const UnitRow *u = &r->units[i];
-        assert_true(u->id < r->n_units);
-        assert_int_equal(seen[u->id], 0);
-        seen[u->id] = 1;
-        assert_true(u->nodes != NOT_DONE);
-        sum += u->nodes * u->multiplicity;
-    }
-    free(seen);
-    assert_int_equal(sum, total);
 }
 
 /* ---- the totals ---- */
@@ -528,6 +390,33 @@ static void test_kill_resume(void **state)
     free(r.units);
 }
 
+/* SIGTERM, as a scheduler ends a job: the units counted so far are written at once, though the
+ * checkpoint of a command-line job is otherwise flushed only every 60 s. */
+static void test_sigterm_flushes(void **state)
+{
+    (void)state;
+    char path[256], o[256], e[256];
+    snprintf(path, sizeof path, "%s/sigterm.h5", tmpdir);
+    snprintf(o, sizeof o, "%s/sigterm.out", tmpdir);
+    snprintf(e, sizeof e, "%s/sigterm.err", tmpdir);
+    const char *args[] = { "perft",     "--variant", "capablanca",    "--startpos", "--depth", "6",
+                           "--threads", "1",         "--split-depth", "3",          "--out",   path,
+                           "--quiet",   NULL };
+    pid_t job = start(command(true, args), o, e);
+    sleep_ms(3000);
+    assert_int_equal(kill(job, SIGTERM), 0);
+    assert_int_equal(finish(job), 1);
+    const char *err = slurp(e);
+    if (!strstr(err, "stopped by SIGTERM after"))
+        fail_msg("stderr: %s", err);
+    Result r = { 0 };
+    assert_int_equal(read_result(path, false, &r), 0);
+    size_t done = units_done(&r);
+    printf("SIGTERM after 3 s: %zu of %zu units recorded\n", done, r.n_units);
+    assert_true(done > 0 && done < r.n_units);
+    free(r.units);
+}
+
 /* A checkpoint of another job, an existing file without --resume, --resume without a file. */
 static void test_refusals(void **state)
 {
@@ -548,6 +437,30 @@ static void test_refusals(void **state)
                               "--out", missing,      "--resume", "--quiet", NULL };
     assert_int_equal(run(false, nothing, NULL, &err), 2);
     assert_non_null(strstr(err, "no checkpoint to resume"));
+    const char *both[] = { "perft", "--startpos", "--depth",    "4",       "--out",
+                           missing, "--resume",   "--continue", "--quiet", NULL };
+    assert_int_equal(run(false, both, NULL, &err), 2);
+    assert_non_null(strstr(err, "--resume and --continue are two ways to resume: give one"));
+}
+
+/* --continue, as a requeued batch job runs it: the first run starts the file, the second finds
+ * it finished and prints the same total, and one of another job is still refused. */
+static void test_continue(void **state)
+{
+    (void)state;
+    char path[256];
+    snprintf(path, sizeof path, "%s/continue.h5", tmpdir);
+    char *out, *err;
+    const char *job[] = { "perft", "--variant", "capablanca", "--startpos", "--depth", "3",
+                          "--out", path,        "--continue", "--quiet",    NULL };
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(run(false, job, &out, &err), 0);
+        assert_non_null(strstr(out, "Nodes searched: 25228"));
+    }
+    const char *other[] = { "perft", "--variant", "capablanca", "--startpos", "--depth", "2",
+                            "--out", path,        "--continue", "--quiet",    NULL };
+    assert_int_equal(run(false, other, NULL, &err), 2);
+    assert_non_null(strstr(err, "the checkpoint is for depth 3, this job asks for depth 2"));
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -570,16 +483,17 @@ int main(int argc, char **argv)
     /* Reading a checkpoint while the job writes it (the kill test polls it) needs HDF5's file
      * locks off; the writer flushes every unit, so a read sees a consistent file or fails. */
     setenv("HDF5_USE_FILE_LOCKING", "FALSE", 1);
-    quiet_errors();
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
         return 1;
     }
     // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_totals),   cmocka_unit_test(test_serial),
-        cmocka_unit_test(test_config),   cmocka_unit_test(test_kill_resume),
-        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_totals),          cmocka_unit_test(test_serial),
+        cmocka_unit_test(test_config),          cmocka_unit_test(test_kill_resume),
+        cmocka_unit_test(test_refusals),        cmocka_unit_test(test_continue),
+        cmocka_unit_test(test_sigterm_flushes),
     };
     // clang-format on
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

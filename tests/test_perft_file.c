@@ -607,6 +607,64 @@ static void test_killed_and_resumed(void **state)
 }
 
 /* A checkpoint of another job is refused, naming each difference, and is left untouched. */
+/* A checkpoint that another process still holds (a killed job's ranks still ending) is named as
+ * in use, never as damaged, and a resume waits for it the time it is given. */
+static void test_locked_checkpoint(void **state)
+{
+    (void)state;
+    Job j;
+    job_make(&j, "chess", TURNS_SINGLE, NULL, 3, 1);
+    char path[300], err[512] = "";
+    path_in(path, sizeof path, "locked.h5");
+    PerftFile *h = perft_file_create(path, &j.info, &j.split, err, sizeof err);
+    if (!h)
+        fail_msg("%s", err);
+    assert_int_equal(perft_file_close(h, err, sizeof err), 0);
+
+    int go[2], ready[2];
+    assert_int_equal(pipe(go), 0);
+    assert_int_equal(pipe(ready), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        Split s;
+        PerftFile *held = perft_file_open_resume(path, &j.info, &s, err, sizeof err);
+        char c = held ? 'y' : 'n';
+        if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+            _exit(3);
+        sleep(1); /* still ending when the resume starts */
+        _exit(held && perft_file_close(held, err, sizeof err) == 0 ? 0 : 4);
+    }
+    char c = 0;
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    assert_int_equal(c, 'y');
+
+    Split s;
+    j.info.lock_wait = 0.3;
+    assert_null(perft_file_open_resume(path, &j.info, &s, err, sizeof err));
+    assert_contains(err, "is in use by another process: a job still running or still ending?");
+    assert_null(strstr(err, "damaged"));
+
+    /* released within the wait: the resume goes on, with the other run's resume recorded */
+    assert_int_equal(write(go[1], "g", 1), 1);
+    j.info.lock_wait = 60;
+    h = perft_file_open_resume(path, &j.info, &s, err, sizeof err);
+    if (!h)
+        fail_msg("%s", err);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_int_equal(perft_file_resume_count(h), 2);
+    assert_int_equal(perft_file_close(h, err, sizeof err), 0);
+    split_free(&s);
+    for (int i = 0; i < 2; i++) {
+        close(go[i]);
+        close(ready[i]);
+    }
+    split_free(&j.split);
+}
+
 static void test_mismatch_refused(void **state)
 {
     (void)state;
@@ -1054,12 +1112,12 @@ int main(void)
 {
     // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_provenance),       cmocka_unit_test(test_create_resume_finish),
-        cmocka_unit_test(test_marseillais),      cmocka_unit_test(test_killed_and_resumed),
-        cmocka_unit_test(test_mismatch_refused), cmocka_unit_test(test_key_seed),
-        cmocka_unit_test(test_not_a_checkpoint), cmocka_unit_test(test_unwritable),
-        cmocka_unit_test(test_disk_full),        cmocka_unit_test(test_edge_splits),
-        cmocka_unit_test(test_large_provenance),
+        cmocka_unit_test(test_provenance),        cmocka_unit_test(test_create_resume_finish),
+        cmocka_unit_test(test_marseillais),       cmocka_unit_test(test_killed_and_resumed),
+        cmocka_unit_test(test_mismatch_refused),  cmocka_unit_test(test_key_seed),
+        cmocka_unit_test(test_locked_checkpoint), cmocka_unit_test(test_not_a_checkpoint),
+        cmocka_unit_test(test_unwritable),        cmocka_unit_test(test_disk_full),
+        cmocka_unit_test(test_edge_splits),       cmocka_unit_test(test_large_provenance),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);

@@ -7,14 +7,15 @@
 
 void match_usage(FILE *out)
 {
-    fputs("usage: carrera match --config FILE.ini [--out RESULT.h5] [--pgn GAMES.pgn] [--resume]\n"
-          "                     [--quiet]\n"
+    fputs("usage: carrera match --config FILE.ini [--out RESULT.h5] [--pgn GAMES.pgn]\n"
+          "                     [--resume | --continue] [--quiet]\n"
           "\n"
           "Plays the match of FILE.ini: game pairs (each opening twice, colours reversed) between\n"
           "[player1] and [player2], several games at once (one per thread), and prints player 1's\n"
           "score, Elo with 95% intervals (per game and per pair), LOS and the SPRT's verdict.\n"
           "Every finished pair goes to the PGN file and to the HDF5 result file (a checkpoint:\n"
-          "--resume continues a killed match from it, playing only the pairs not recorded).\n"
+          "--resume continues a killed match from it, playing only the pairs not recorded;\n"
+          "--continue resumes when the file exists and starts otherwise, as a batch job does).\n"
           "Progress on stderr.\n"
           "The configuration keys are in the README (\"Match files\").\n",
           out);
@@ -24,15 +25,23 @@ int match_command_read(int argc, char **argv, void (*usage)(FILE *), MatchReques
 {
     const char *command = argv[0];
     *r = (MatchRequest){ 0 };
-    const Option options[] = { { "--config", &r->config, NULL }, { "--out", &r->out, NULL },
-                               { "--pgn", &r->pgn, NULL },       { "--resume", NULL, &r->resume },
-                               { "--quiet", NULL, &r->quiet },   { NULL, NULL, NULL } };
+    bool resume = false, continue_ = false;
+    const Option options[] = { { "--config", &r->config, NULL },
+                               { "--out", &r->out, NULL },
+                               { "--pgn", &r->pgn, NULL },
+                               { "--resume", NULL, &resume },
+                               { "--continue", NULL, &continue_ },
+                               { "--quiet", NULL, &r->quiet },
+                               { NULL, NULL, NULL } };
     int parsed = options_parse(argc, argv, command, options);
+    r->resume = resume ? RESUME_ALWAYS : continue_ ? RESUME_IF_PRESENT : RESUME_NEVER;
     *status = 0;
     if (parsed == 1)
         usage(stdout);
     else if (parsed < 0)
         *status = EXIT_USAGE;
+    else if (resume && continue_)
+        *status = cli_error("--resume and --continue are two ways to resume: give one");
     else if (!r->config)
         *status = cli_error("%s needs --config FILE.ini (see carrera %s --help)", command, command);
     else

@@ -26,8 +26,9 @@ void perft_usage(FILE *out)
           "                     --depth D [--divide] [--turns RULES] [--ep-rule classic|modern]\n"
           "                     [--unit turn|movement] [--threads N] [--hash MB] [--stats]\n"
           "                     [--key-seed N] [--quiet] [--estimate]\n"
-          "                     [--out FILE [--split-depth N] [--resume]]\n"
-          "       carrera perft --config FILE [--resume] [--divide] [--quiet] [--out FILE]\n"
+          "                     [--out FILE [--split-depth N] [--resume | --continue]]\n"
+          "       carrera perft --config FILE [--resume | --continue] [--divide] [--quiet]\n"
+          "                     [--out FILE]\n"
           "\n"
           "Counts the legal move paths of length D from a position.\n"
           "\n"
@@ -63,6 +64,9 @@ void perft_usage(FILE *out)
           "                   HDF5 file FILE (which must not exist, unless --resume)\n"
           "  --config FILE    the job from an INI configuration (carrera check-config FILE)\n"
           "  --resume         continue the checkpoint in the output file after a kill\n"
+          "  --continue       resume when the output file exists, else start: what a batch\n"
+          "                   job that may be requeued runs (a checkpoint another process\n"
+          "                   still holds is waited for up to 60 s)\n"
           "  --split-depth N  plies from the root to the work units (default: chosen)\n"
           "\n"
           "Prints `move: count` lines (with --divide) and a blank line, then\n"
@@ -148,6 +152,7 @@ int perft_command(int argc, char **argv)
     const char *depth_text = NULL, *unit_text = NULL, *threads = NULL, *hash = NULL;
     const char *out = NULL, *config = NULL, *split_text = NULL, *key_seed_text = NULL;
     bool divide = false, quiet = false, stats = false, resume = false, estimate = false;
+    bool continue_ = false;
     const Option options[] = {
         { "--variant", &pos.variant, NULL },
         { "--fen", &pos.fen, NULL },
@@ -167,6 +172,7 @@ int perft_command(int argc, char **argv)
         { "--out", &out, NULL },
         { "--config", &config, NULL },
         { "--resume", NULL, &resume },
+        { "--continue", NULL, &continue_ },
         { "--estimate", NULL, &estimate },
         { "--split-depth", &split_text, NULL },
         { NULL, NULL, NULL },
@@ -178,6 +184,9 @@ int perft_command(int argc, char **argv)
         perft_usage(stdout);
         return 0;
     }
+    if (resume && continue_)
+        return cli_error("--resume and --continue are two ways to resume: give one");
+    const ResumeMode mode = resume ? RESUME_ALWAYS : continue_ ? RESUME_IF_PRESENT : RESUME_NEVER;
     if (config) {
         /* The configuration says what to count and how: the command line only says how to run
          * and what to print. */
@@ -185,13 +194,13 @@ int perft_command(int argc, char **argv)
             pos.ep_rule || depth_text || unit_text || threads || hash || key_seed_text || stats ||
             split_text || estimate)
             return cli_error("--config takes the position, depth, threads, hash and key seed "
-                             "from the file: only --resume, --divide, --quiet and --out go with "
-                             "it (carrera check-config FILE estimates the job)");
-        return perft_run_config(config, out, resume, divide, quiet);
+                             "from the file: only --resume, --continue, --divide, --quiet and "
+                             "--out go with it (carrera check-config FILE estimates the job)");
+        return perft_run_config(config, out, mode, divide, quiet);
     }
-    if (!out && (resume || split_text))
-        return cli_error("--resume and --split-depth are for jobs with a result file: add --out "
-                         "FILE");
+    if (!out && (resume || continue_ || split_text))
+        return cli_error("--resume, --continue and --split-depth are for jobs with a result "
+                         "file: add --out FILE");
     Setup s;
     Rules rules;
     if (options_position(&pos, "perft", &s, &rules) != 0)
@@ -269,7 +278,7 @@ int perft_command(int argc, char **argv)
                          .key_seed = key_seed,
                          .output = out,
                          .checkpoint_interval = PERFT_CHECKPOINT_INTERVAL,
-                         .resume = resume,
+                         .resume = mode,
                          .divide = divide,
                          .quiet = quiet,
                          .config_text = line };

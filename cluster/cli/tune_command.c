@@ -70,8 +70,8 @@ static int regression_over_files(const char *path, const char *out, bool *handle
 
 void tune_usage(FILE *out)
 {
-    fputs("usage: carrera tune --config FILE.ini [--out RESULT.h5] [--pgn GAMES.pgn] [--resume]\n"
-          "                    [--quiet]\n"
+    fputs("usage: carrera tune --config FILE.ini [--out RESULT.h5] [--pgn GAMES.pgn]\n"
+          "                    [--resume | --continue] [--quiet]\n"
           "\n"
           "Piece values from self-play. FILE.ini is a match file (as carrera match plays it: MPI,\n"
           "PGN, result file, resume) with a [tune] section choosing the method:\n"

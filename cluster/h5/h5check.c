@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* What Carrera checks before it trusts a result file (h5check.h). */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* flock */
 
 #include "h5check.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "h5file.h"
 
@@ -92,7 +98,66 @@ static int check_layout(hid_t file, const char *path, const H5CheckKind *k, char
     return 0;
 }
 
-hid_t h5check_open(const char *path, const H5CheckKind *kind, char *err, size_t errlen)
+/* Whether another process holds path locked (HDF5 locks a file it writes with flock, as a job
+ * does its checkpoint until its last rank exits). A file system without locks has none. */
+static bool locked_elsewhere(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return false;
+    int rc;
+    while ((rc = flock(fd, LOCK_SH | LOCK_NB)) != 0 && errno == EINTR)
+        ;
+    bool locked = rc != 0 && errno == EWOULDBLOCK;
+    close(fd); /* a shared lock of ours goes with it */
+    return locked;
+}
+
+static hid_t open_read_only(const char *path)
+{
+    hid_t fa = h5file_file_access();
+    hid_t file = fa < 0 ? -1 : H5Fopen(path, H5F_ACC_RDONLY, fa);
+    if (fa >= 0)
+        H5Pclose(fa);
+    return file;
+}
+
+/* HDF5 refuses a file another process holds locked as it refuses a damaged one: the lock is asked
+ * for after a refusal, and waited for up to lock_wait seconds, so that a locked file is named as
+ * one and never sent for repair. (HDF5 opens a file this process already has open without a
+ * second lock, which is why the lock is not probed first.) Returns the file, or -1 with a
+ * message. */
+static hid_t open_when_unlocked(const char *path, const H5CheckKind *kind, double lock_wait,
+                                char *err, size_t errlen)
+{
+    hid_t file = open_read_only(path);
+    if (file >= 0 || !locked_elsewhere(path))
+        return file >= 0 ? file
+                         : h5file_fail(err, errlen, "cannot open the %s %s (truncated or damaged?)",
+                                       kind->name, path);
+    if (lock_wait > 0)
+        fprintf(stderr,
+                "carrera: the %s %s is in use by another process (a job still ending?); waiting "
+                "up to %g s for it\n",
+                kind->name, path, lock_wait);
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double waited = (double)(now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) / 1e9;
+        if (waited >= lock_wait)
+            return h5file_fail(err, errlen,
+                               "the %s %s is in use by another process: a job still running or "
+                               "still ending? (waited %g s for its lock)",
+                               kind->name, path, lock_wait);
+        nanosleep(&(struct timespec){ 0, 200 * 1000 * 1000 }, NULL);
+        if (!locked_elsewhere(path))
+            return open_when_unlocked(path, kind, 0, err, errlen);
+    }
+}
+
+hid_t h5check_open(const char *path, const H5CheckKind *kind, double lock_wait, char *err,
+                   size_t errlen)
 {
     struct stat st;
     if (stat(path, &st) != 0)
@@ -106,13 +171,9 @@ hid_t h5check_open(const char *path, const H5CheckKind *kind, char *err, size_t 
                            kind->name);
     if (is < 0)
         return h5file_fail(err, errlen, "cannot read the %s %s", kind->name, path);
-    hid_t fa = h5file_file_access();
-    hid_t file = fa < 0 ? -1 : H5Fopen(path, H5F_ACC_RDONLY, fa);
-    if (fa >= 0)
-        H5Pclose(fa);
+    hid_t file = open_when_unlocked(path, kind, lock_wait, err, errlen);
     if (file < 0)
-        return h5file_fail(err, errlen, "cannot open the %s %s (truncated or damaged?)", kind->name,
-                           path);
+        return -1;
     if (check_layout(file, path, kind, err, errlen) < 0) {
         H5Fclose(file);
         return -1;

@@ -27,8 +27,11 @@ typedef struct H5CheckKind {
 /* Opens the file at path read-only after checking that it is a regular file, HDF5, of root
  * attribute format = kind->format and format_version = kind->version ("... was written in layout
  * 1 of carrera-match files; this Carrera reads layout 2: finish it with the Carrera that wrote
- * it"). Returns the file, or -1 with a message. */
-hid_t h5check_open(const char *path, const H5CheckKind *kind, char *err, size_t errlen);
+ * it"). A file another process holds locked (a job writing it, or one still ending) is waited
+ * for up to lock_wait seconds, then refused as in use, not as damaged. Returns the file, or -1
+ * with a message. */
+hid_t h5check_open(const char *path, const H5CheckKind *kind, double lock_wait, char *err,
+                   size_t errlen);
 
 /* Whether the dataset d is stored as Carrera stores rows of memory type mt (packed), member for
  * member: HDF5 converts rows by the row type the file gives, offsets and sizes trusted. Checked

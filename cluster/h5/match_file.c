@@ -255,7 +255,7 @@ MatchFile *match_file_open_resume(const char *path, const MatchFileInfo *expecte
     uint64_t keep = 0;
     static const H5CheckKind kind = { MATCH_ROWS_FORMAT, "match", MATCH_FILE_FORMAT_VERSION,
                                       "match checkpoint", "finish it" };
-    h->file = h5check_open(path, &kind, err, errlen);
+    h->file = h5check_open(path, &kind, expected->lock_wait, err, errlen);
     if (h->file < 0)
         goto out;
     if (open_for_records(h) < 0) {

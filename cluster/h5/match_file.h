@@ -24,7 +24,9 @@
 typedef struct MatchFileInfo {
     const MatchConfig *cfg;
     const Provenance *prov;
-    bool overwrite; /* match_file_create: replace an existing file (otherwise refused) */
+    bool overwrite;   /* match_file_create: replace an existing file (otherwise refused) */
+    double lock_wait; /* match_file_open_resume: seconds to wait for a checkpoint another
+                         process holds locked (RESUME_LOCK_WAIT for a job) */
 } MatchFileInfo;
 
 /* A pair of games already in the file, as the caller needs it to rebuild its tally: player 1's

@@ -18,7 +18,7 @@ int match_visit_open(MatchVisitFile *f, const char *path, char *err, size_t errl
                                       "match result", "read it" };
     *f = (MatchVisitFile){ .path = path, .file = -1, .match = -1, .games = -1 };
     h5file_quiet();
-    f->file = h5check_open(path, &kind, err, errlen);
+    f->file = h5check_open(path, &kind, 0, err, errlen);
     if (f->file < 0)
         return -1;
     if (H5Lexists(f->file, "match", H5P_DEFAULT) <= 0 ||

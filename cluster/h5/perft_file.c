@@ -339,7 +339,7 @@ PerftFile *perft_file_open_resume(const char *path, const PerftFileInfo *expecte
     bool copied = false;
     static const H5CheckKind kind = { PERFT_ROWS_FORMAT, "perft", H5_FORMAT_VERSION, "checkpoint",
                                       "finish it" };
-    h->file = h5check_open(path, &kind, err, errlen);
+    h->file = h5check_open(path, &kind, expected->lock_wait, err, errlen);
     if (h->file < 0)
         goto out;
     char diffs[1024] = "";

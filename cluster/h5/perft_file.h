@@ -34,7 +34,9 @@ typedef struct PerftFileInfo {
     const Provenance *prov;
     double checkpoint_interval; /* seconds a finished unit may wait before the file is flushed
                                    to disk; 0: flush after every unit */
-    bool overwrite; /* perft_file_create: replace an existing file (otherwise refused) */
+    bool overwrite;   /* perft_file_create: replace an existing file (otherwise refused) */
+    double lock_wait; /* perft_file_open_resume: seconds to wait for a checkpoint another
+                         process holds locked (RESUME_LOCK_WAIT for a job) */
 } PerftFileInfo;
 
 typedef struct PerftFile PerftFile;

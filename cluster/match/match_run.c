@@ -150,7 +150,9 @@ static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *pro
     if (make_parent_dirs(cfg->output, err, errlen) != 0 ||
         make_parent_dirs(cfg->pgn, err, errlen) != 0)
         return 1;
-    MatchFileInfo info = { .cfg = cfg, .prov = prov, .overwrite = false };
+    MatchFileInfo info = {
+        .cfg = cfg, .prov = prov, .overwrite = false, .lock_wait = RESUME_LOCK_WAIT
+    };
     if (resume) {
         run->h5 = match_file_open_resume(cfg->output, &info, &run->done, err, errlen);
         if (!run->h5)
@@ -276,7 +278,8 @@ int match_run(const MatchRequest *r)
         else if (comm_rank() == 0) {
             provenance_init(&prov, comm_size(), run->threads, (const char *const *)hosts,
                             (size_t)comm_size(), cfg.text);
-            status = start_rank0(run, &cfg, &prov, r->resume, err, sizeof err);
+            status = start_rank0(run, &cfg, &prov, resume_wanted(r->resume, cfg.output), err,
+                                 sizeof err);
         }
     }
     status = comm_agree(status, err);

@@ -6,12 +6,14 @@
 
 #include <stdbool.h>
 
+#include "resume.h"
+
 /* What the command line asked for. */
 typedef struct MatchRequest {
     const char *config; /* the match file */
     const char *out;    /* replaces the file's output, or NULL */
     const char *pgn;    /* replaces the file's PGN file, or NULL */
-    bool resume;        /* continue the checkpoint at the output */
+    ResumeMode resume;  /* whether to continue the checkpoint at the output */
     bool quiet;         /* no progress on stderr */
     bool tune;          /* a tune run: the tuner sets every stage, the values fitted at the end */
 } MatchRequest;

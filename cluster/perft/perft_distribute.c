@@ -7,6 +7,7 @@
 
 #include "perft_distribute.h"
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include "comm.h"
 #include "progress.h"
+#include "stop_signal.h"
 
 /* A unit as it travels: enough for a rank to count it, nothing more; the FEN is sent up to its
  * NUL only. */
@@ -128,10 +130,19 @@ static int record(void *ctx, int from, const void *data, size_t len, char *err, 
     return 0;
 }
 
+/* Rank 0 between results: the checkpoint flushed when due, and at once when a signal asks the job
+ * to stop (which then ends with the units counted so far recorded). */
 static int flush_if_due(void *ctx, char *err, size_t errlen)
 {
     State *s = ctx;
-    return perft_file_flush_if_due(s->file, err, errlen);
+    const int sig = stop_signal_received();
+    if (!sig)
+        return perft_file_flush_if_due(s->file, err, errlen);
+    if (perft_file_flush(s->file, err, errlen) != 0)
+        return -1;
+    snprintf(err, errlen, "stopped by %s after %zu of %zu units",
+             sig == SIGINT ? "SIGINT" : "SIGTERM", s->done_units, s->todo);
+    return -1;
 }
 
 /* Rank 0's index of the split: every unit id once, 0 to n - 1. Returns 0, or -1 with a

@@ -24,6 +24,7 @@
 #include "perft_distribute.h"
 #include "perft_file.h"
 #include "provenance.h"
+#include "stop_signal.h"
 #include "turn.h"
 #include "unit_counter.h"
 #include "split.h"
@@ -53,9 +54,10 @@ static int start_rank0(const PerftRun *job, const Provenance *prov, int ranks, i
                            .split_depth = job->split_depth,
                            .key_seed = job->key_seed,
                            .prov = prov,
-                           .checkpoint_interval = job->checkpoint_interval };
+                           .checkpoint_interval = job->checkpoint_interval,
+                           .lock_wait = RESUME_LOCK_WAIT };
     const bool exists = access(job->output, F_OK) == 0;
-    if (job->resume) {
+    if (resume_wanted(job->resume, job->output)) {
         if (!exists) {
             snprintf(err, errlen,
                      "%s: no checkpoint to resume (the file does not exist); start "
@@ -114,6 +116,7 @@ int perft_run(const PerftRun *job)
 {
     const double start = now();
     char err[1024] = "";
+    stop_signal_install();
     if (comm_init(NULL, NULL, err, sizeof err) != 0) {
         fprintf(stderr, "carrera: error: %s\n", err);
         return 1;
@@ -222,7 +225,7 @@ int perft_run(const PerftRun *job)
     return rc;
 }
 
-int perft_run_config(const char *path, const char *out, bool resume, bool divide, bool quiet)
+int perft_run_config(const char *path, const char *out, ResumeMode resume, bool divide, bool quiet)
 {
     char err[1024] = "";
     if (comm_init(NULL, NULL, err, sizeof err) != 0) {

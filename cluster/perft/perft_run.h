@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "resume.h"
 #include "rules.h"
 #include "setup.h"
 
@@ -22,7 +23,7 @@ typedef struct PerftRun {
     uint64_t key_seed;  /* the Zobrist keys' seed (zobrist.h), the same on every rank */
     const char *output; /* the HDF5 result file */
     double checkpoint_interval;
-    bool resume; /* continue the checkpoint at output (it must exist) */
+    ResumeMode resume; /* RESUME_ALWAYS: continue the checkpoint at output (it must exist) */
     bool divide, quiet;
     const char *config_text; /* the configuration for the provenance (file text or command line) */
 } PerftRun;
@@ -33,8 +34,9 @@ typedef struct PerftRun {
  * the output exists without --resume, no checkpoint to resume, a checkpoint of another job). */
 int perft_run(const PerftRun *job);
 
-/* `carrera perft --config FILE [--resume] [--divide] [--quiet] [--out FILE]`: the job from the
- * configuration file (out, when not NULL, replaces its output). Returns the exit status. */
-int perft_run_config(const char *path, const char *out, bool resume, bool divide, bool quiet);
+/* `carrera perft --config FILE [--resume | --continue] [--divide] [--quiet] [--out FILE]`: the job
+ * from the configuration file (out, when not NULL, replaces its output). Returns the exit
+ * status. */
+int perft_run_config(const char *path, const char *out, ResumeMode resume, bool divide, bool quiet);
 
 #endif
