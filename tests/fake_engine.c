@@ -12,10 +12,12 @@
  *                             turns a check by the first movement ends)
  *   --bug forget-ep-square    playing a double step forgets the en passant square, yet a FEN
  *                             that carries one is read correctly
+ *   --bug no-long-castle      drops every castling on the queen side (the rook on a lower file)
+ *   --bug no-underpromotion   drops every promotion but to the variant's most valuable piece
  *   --drop TEXT --at BOARD    drops the move (turn) TEXT where the FEN starts with BOARD
  *   --extra TEXT --at BOARD   lists TEXT as one more move there, in the last ply only
  *   --crash | --hang | --garbage   exits, stops answering, or prints a stray line halfway
- *                             through every go perft answer
+ *                             through every go perft answer (with --at BOARD: only there)
  *   --plain                   lists no options in its answer to uci (a chess-only engine)
  *
  * The faults that add moves add them only in the last ply, where they are counted and never
@@ -44,7 +46,7 @@ typedef struct Fake {
     bool chess960;
     Rules rules;
     Position pos;
-    bool no_ep, xray_king, one_movement_turns, forget_ep;
+    bool no_ep, xray_king, one_movement_turns, forget_ep, no_long_castle, no_underpromotion;
     const char *drop, *extra, *at;
     Failure failure;
     bool plain;
@@ -56,7 +58,8 @@ static bool single(void) { return f.rules.turns == TURNS_SINGLE; }
 static bool castle960(void) { return f.chess960 || f.variant->castle960; }
 static bool buggy(void)
 {
-    return f.no_ep || f.xray_king || f.one_movement_turns || f.forget_ep || f.drop || f.extra;
+    return f.no_ep || f.xray_king || f.one_movement_turns || f.forget_ep || f.no_long_castle ||
+           f.no_underpromotion || f.drop || f.extra;
 }
 
 /* The rules positions are read under, as in `carrera uci`: chess with UCI_Chess960 is chess960. */
@@ -78,6 +81,17 @@ static bool at_board(const Position *p)
     return strncmp(fen, f.at, strlen(f.at)) == 0;
 }
 
+/* Whether a bug drops the movement m of p. */
+static bool dropped_by_bug(const Position *p, Move m)
+{
+    if (f.no_ep && move_kind(m) == MOVE_EN_PASSANT)
+        return true;
+    if (f.no_long_castle && move_kind(m) == MOVE_CASTLING && move_to(m) < move_from(m))
+        return true;
+    return f.no_underpromotion && move_kind(m) == MOVE_PROMOTION &&
+           move_promo(m) != p->variant->promotions[0];
+}
+
 /* The fake's legal moves: Carrera's, less the dropped ones. */
 static int moves_of(const Position *p, Move *moves)
 {
@@ -86,7 +100,7 @@ static int moves_of(const Position *p, Move *moves)
     for (int i = 0; i < n; i++) {
         char text[MOVE_TEXT_MAX];
         move_to_uci(moves[i], p->variant, castle960(), text);
-        if (f.no_ep && move_kind(moves[i]) == MOVE_EN_PASSANT)
+        if (dropped_by_bug(p, moves[i]))
             continue;
         if (here && strcmp(text, f.drop) == 0)
             continue;
@@ -97,9 +111,12 @@ static int moves_of(const Position *p, Move *moves)
 
 static bool keep_turn(const Position *p, const Turn *t, bool here)
 {
-    for (int k = 0; k < t->n; k++)
-        if (f.no_ep && move_kind(t->m[k]) == MOVE_EN_PASSANT)
+    Position mid = *p;
+    for (int k = 0; k < t->n; k++) {
+        if (dropped_by_bug(&mid, t->m[k]))
             return false;
+        position_make(&mid, t->m[k], &mid);
+    }
     if (f.one_movement_turns && t->n == 1 && !position_first_turn(p, &f.rules))
         return false;
     if (here) {
@@ -240,7 +257,7 @@ static uint64_t count(const Position *p, int depth)
 /* Prints one divide line, failing as asked once half of the n lines are out. */
 static void line_out(const char *text, uint64_t n_count, size_t index, size_t n)
 {
-    if (index == n / 2 && f.failure != FAIL_NONE) {
+    if (index == n / 2 && f.failure != FAIL_NONE && (!f.at || at_board(&f.pos))) {
         fflush(stdout);
         if (f.failure == FAIL_CRASH)
             _exit(3);
@@ -426,6 +443,10 @@ int main(int argc, char **argv)
                 f.one_movement_turns = true;
             else if (strcmp(next, "forget-ep-square") == 0)
                 f.forget_ep = true;
+            else if (strcmp(next, "no-long-castle") == 0)
+                f.no_long_castle = true;
+            else if (strcmp(next, "no-underpromotion") == 0)
+                f.no_underpromotion = true;
             else
                 return usage(next);
         } else if (strcmp(a, "--drop") == 0 && next) {

@@ -45,7 +45,7 @@ Run run_program(const char *const *argv)
         (void)devnull;
         dup2(fileno(out), STDOUT_FILENO);
         dup2(fileno(err), STDERR_FILENO);
-        execv(argv[0], (char *const *)argv);
+        execvp(argv[0], (char *const *)argv);
         _exit(127);
     }
     int status;
@@ -65,20 +65,20 @@ void run_free(Run *r)
     r->out = r->err = NULL;
 }
 
-/* The games in the PGN file at path so far. */
-static int events_in(const char *path)
+/* The lines of the file at path so far that hold text. */
+static int lines_in(const char *path, const char *text)
 {
     FILE *f = fopen(path, "r");
-    int events = 0;
+    int n = 0;
     char line[512];
     while (f && fgets(line, sizeof line, f))
-        events += strncmp(line, "[Event ", 7) == 0;
+        n += strstr(line, text) != NULL;
     if (f)
         fclose(f);
-    return events;
+    return n;
 }
 
-bool run_killed(const char *const *argv, const char *watch, int events)
+bool run_killed_at(const char *const *argv, const char *watch, const char *text, int lines)
 {
     fflush(NULL);
     pid_t pid = fork();
@@ -87,11 +87,11 @@ bool run_killed(const char *const *argv, const char *watch, int events)
         FILE *devnull = freopen("/dev/null", "w", stdout);
         devnull = freopen("/dev/null", "w", stderr);
         (void)devnull;
-        execv(argv[0], (char *const *)argv);
+        execvp(argv[0], (char *const *)argv);
         _exit(127);
     }
     int status;
-    for (int waited = 0; waited < 6000 && events_in(watch) < events; waited++) {
+    for (int waited = 0; waited < 6000 && lines_in(watch, text) < lines; waited++) {
         if (waitpid(pid, &status, WNOHANG) == pid)
             return false;
         nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
@@ -99,4 +99,9 @@ bool run_killed(const char *const *argv, const char *watch, int events)
     kill(pid, SIGKILL);
     assert_true(waitpid(pid, &status, 0) == pid);
     return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+}
+
+bool run_killed(const char *const *argv, const char *watch, int events)
+{
+    return run_killed_at(argv, watch, "[Event ", events);
 }

@@ -11,7 +11,8 @@ typedef struct Run {
     char *out, *err;
 } Run;
 
-/* argv[0] is the program's path; argv ends with NULL. Fails the test when it cannot run. */
+/* argv[0] is the program (a path, or a name looked up in PATH); argv ends with NULL. Fails the
+ * test when it cannot run. */
 Run run_program(const char *const *argv);
 void run_free(Run *r);
 
@@ -19,5 +20,8 @@ void run_free(Run *r);
  * `events` lines starting "[Event " (a PGN file's games; at most 60 s), then kills it with
  * SIGKILL. Returns true when the kill ended it (false: it had finished before). */
 bool run_killed(const char *const *argv, const char *watch, int events);
+
+/* The same, waiting until the file holds at least `lines` lines that hold text. */
+bool run_killed_at(const char *const *argv, const char *watch, const char *text, int lines);
 
 #endif

@@ -7,10 +7,8 @@
 
 #include <stdio.h>
 
-/* Exit statuses of bisect (usage errors are EXIT_USAGE, 2, as for every command). */
-#define BISECT_SAME      0 /* the divides agree at the root */
-#define BISECT_DIFFERENT 1 /* a difference was found and reported */
-#define BISECT_FAILED    3 /* the engine failed (or the report could not be written) */
+/* Exit statuses: BISECT_SAME, BISECT_DIFFERENT, BISECT_FAILED (bisect_search.h); usage
+ * errors are EXIT_USAGE, 2, as for every command. */
 
 /* argv[0] is "bisect". Returns the exit status. */
 int bisect_command(int argc, char **argv);

@@ -5,6 +5,7 @@
 
 #include "bench.h"
 #include "bisect.h"
+#include "verify.h"
 #include "check_config.h"
 #include "cli_error.h"
 #include "match_command.h"
@@ -31,6 +32,8 @@ static void usage(FILE *out)
           "  report  a Markdown report with plots of piece-value runs (carrera report --help)\n"
           "  bisect  find where a UCI engine's perft differs from Carrera's\n"
           "          (carrera bisect --help)\n"
+          "  verify  check a perft engine on many positions, bisect and group the differences\n"
+          "          (carrera verify --help)\n"
           "  check-config\n"
           "          validate a job configuration file without running it\n"
           "          (carrera check-config --help)\n"
@@ -70,6 +73,8 @@ int main(int argc, char **argv)
         return bench_command(argc - 1, argv + 1);
     if (strcmp(command, "bisect") == 0)
         return bisect_command(argc - 1, argv + 1);
+    if (strcmp(command, "verify") == 0)
+        return verify_command(argc - 1, argv + 1);
     if (strcmp(command, "check-config") == 0)
         return check_config_command(argc - 1, argv + 1);
     if (strcmp(command, "uci") == 0)

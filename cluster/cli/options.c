@@ -81,7 +81,7 @@ static void variant_names(char *out, size_t outlen)
         used += (size_t)snprintf(out + used, outlen - used, "%s%s", i ? ", " : "", all[i]->name);
 }
 
-int options_position(const PositionArgs *a, const char *command, Setup *s, Rules *r)
+int options_rules(const PositionArgs *a, const Variant **variant, Rules *r)
 {
     const Variant *v = variant_by_name(a->variant ? a->variant : "chess");
     if (!v) {
@@ -90,6 +90,7 @@ int options_position(const PositionArgs *a, const char *command, Setup *s, Rules
         cli_error("unknown variant '%s' (valid: %s)", a->variant, names);
         return -1;
     }
+    *variant = v;
     *r = (Rules){ TURNS_SINGLE, EP_CLASSIC };
     if (a->turns && !turn_rules_parse(a->turns, &r->turns)) {
         cli_error("unknown turn rules '%s' (valid: single, marseillais, marseillais-balanced, "
@@ -101,6 +102,14 @@ int options_position(const PositionArgs *a, const char *command, Setup *s, Rules
         cli_error("unknown en passant rule '%s' (valid: classic, modern)", a->ep_rule);
         return -1;
     }
+    return 0;
+}
+
+int options_position(const PositionArgs *a, const char *command, Setup *s, Rules *r)
+{
+    const Variant *v;
+    if (options_rules(a, &v, r) != 0)
+        return -1;
     int sources = a->startpos + (a->fen != NULL) + (a->chess960 != NULL) + (a->random != NULL);
     if (sources == 0) {
         cli_error("%s needs a position: --startpos, --fen FEN, --chess960 N or --random SEED",

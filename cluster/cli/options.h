@@ -27,6 +27,10 @@ typedef struct PositionArgs {
     bool startpos;
 } PositionArgs;
 
+/* The variant (default chess), the turn rules (default single) and the en passant rule of a.
+ * Returns 0, or -1 after reporting the error. */
+int options_rules(const PositionArgs *a, const Variant **variant, Rules *r);
+
 /* Builds the setup and the rules from them: exactly one of --startpos, --fen, --chess960,
  * --random SEED (a random start array of chess960 or caparandom, the same for every run with the
  * same seed); the

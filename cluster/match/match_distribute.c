@@ -127,7 +127,7 @@ static void *play_task(void *ctx, int slot, const void *data, size_t len, size_t
     return out;
 }
 
-int match_distribute_run(StageRunner *run, char *err, size_t errlen)
+int match_distribute_run(StageRunner *run, FarmStats *stats, char *err, size_t errlen)
 {
     const int slots = run->threads > 0 ? run->threads : 1;
     Distribution *d = malloc(sizeof *d);
@@ -145,7 +145,7 @@ int match_distribute_run(StageRunner *run, char *err, size_t errlen)
                           .next = next_pair,
                           .result = take_result,
                           .work = play_task };
-    if (farm_run(&job, NULL, err, errlen) != 0)
+    if (farm_run(&job, stats, err, errlen) != 0)
         return -1; /* d stays: the threads may use it until the job is aborted */
     for (int t = 0; t < slots; t++) {
         player_free(players[t][0]);

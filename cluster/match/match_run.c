@@ -207,14 +207,17 @@ static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *pro
     return 0;
 }
 
-/* The pairs played on every rank; a failure of the distribution itself ends the job. */
-static void distribute(StageRunner *run)
+/* The pairs played on every rank; a failure of the distribution itself ends the job. Returns the
+ * farm's figures (on rank 0). */
+static FarmStats distribute(StageRunner *run)
 {
     char err[1024];
-    if (match_distribute_run(run, err, sizeof err) != 0) {
+    FarmStats fs = { 0 };
+    if (match_distribute_run(run, &fs, err, sizeof err) != 0) {
         fprintf(stderr, "carrera: error: rank %d: %s\n", comm_rank(), err);
         comm_abort(1);
     }
+    return fs;
 }
 
 int match_run(const MatchRequest *r)
@@ -298,9 +301,15 @@ int match_run(const MatchRequest *r)
             run->threads = left > 0 ? (int)left : 1;
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        distribute(run);
+        const FarmStats fs = distribute(run);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         progress_finish(&run->progress);
+        /* what coordinating the pairs cost rank 0: what bounds the ranks one coordinator serves */
+        if (!r->quiet && fs.tasks)
+            fprintf(stderr,
+                    "match: %" PRIu64 " pairs played, %" PRIu64 " by rank 0; coordinating: %.1f us "
+                    "of CPU a pair\n",
+                    fs.tasks, fs.tasks_local, 1e6 * fs.coordinator_cpu / (double)fs.tasks);
         if (fclose(run->pgn) != 0 && !run->error[0])
             snprintf(run->error, sizeof run->error, "cannot write the PGN file %.900s", cfg.pgn);
         run->pgn = NULL;

@@ -27,6 +27,14 @@
 
 enum { KIND_HELLO = 'H', KIND_TASK = 'T', KIND_RESULT = 'R', KIND_STOP = 'S' };
 
+/* CPU time of the calling thread. */
+static double thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -315,7 +323,7 @@ static void feed(const FarmJob *job, Ranks *r, Pool *local, bool *done)
 
 static int coordinator_rank(const FarmJob *job, FarmStats *stats, char *err, size_t errlen)
 {
-    const double start = now();
+    const double start = now(), start_cpu = thread_cpu();
     Ranks r = { .n = comm_size() };
     r.credit = malloc((size_t)r.n * sizeof *r.credit);
     r.held = calloc((size_t)r.n, sizeof *r.held);
@@ -407,7 +415,8 @@ static int coordinator_rank(const FarmJob *job, FarmStats *stats, char *err, siz
             break;
     }
     if (stats)
-        *stats = (FarmStats){ tasks, tasks_local, now() - start, pool_busy(local) };
+        *stats = (FarmStats){ tasks, tasks_local, now() - start, pool_busy(local),
+                              thread_cpu() - start_cpu };
     if (rc == 0) {
         pool_stop(local);
         free(local);

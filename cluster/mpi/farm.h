@@ -42,10 +42,12 @@ typedef struct FarmJob {
 
 /* Rank 0's view of a finished farm. */
 typedef struct FarmStats {
-    uint64_t tasks;       /* results received */
-    uint64_t tasks_local; /* of those, done by rank 0's own threads */
-    double seconds;       /* wall time of the whole farm */
-    double local_busy;    /* time rank 0's threads spent working, summed over the threads */
+    uint64_t tasks;         /* results received */
+    uint64_t tasks_local;   /* of those, done by rank 0's own threads */
+    double seconds;         /* wall time of the whole farm */
+    double local_busy;      /* time rank 0's threads spent working, summed over the threads */
+    double coordinator_cpu; /* CPU time of rank 0's main thread: handing out tasks, taking
+                               results (and the result callback's work: a perft's file) */
 } FarmStats;
 
 /* Runs the farm on this rank (every rank of the job calls it with its own job; only rank 0's

@@ -42,19 +42,46 @@ typedef struct State {
     size_t *index; /* unit id -> row in split->units */
     int *owner;    /* per row: the rank counting it, -1 if none (or done) */
     size_t next;   /* the next row to consider handing out */
+    /* With hash tables, the rows of each root turn as a list in hand-out order, and the root
+     * turn each rank counted last: a rank is given units of the same root turn while there are
+     * any, so that the transpositions among them meet in its own table. NULL without tables. */
+    size_t *root_head;    /* per root turn: its first row not yet handed out, or SIZE_MAX */
+    size_t *next_in_root; /* per row: the next row of the same root turn, or SIZE_MAX */
+    uint32_t *last_root;  /* per rank: the root turn of its last unit, or UNIT_NO_ROOT */
     size_t todo, done_units;
     uint64_t nodes; /* counted by this run, times multiplicities */
     Progress progress;
 } State;
 
+/* Whether row i can be handed out: not counted, not out. */
+static bool available(const State *s, size_t i)
+{
+    return s->split->units[i].nodes == UNIT_NOT_DONE && s->owner[i] < 0;
+}
+
+/* The next row of the root turn rank counted last, or SIZE_MAX (no tables, none left). */
+static size_t next_of_same_root(State *s, int rank)
+{
+    if (!s->last_root || s->last_root[rank] == UNIT_NO_ROOT)
+        return SIZE_MAX;
+    size_t *head = &s->root_head[s->last_root[rank]];
+    while (*head != SIZE_MAX && !available(s, *head))
+        *head = s->next_in_root[*head];
+    return *head;
+}
+
 static FarmNext next_task(void *ctx, int rank, void **task, size_t *len)
 {
     State *s = ctx;
-    while (s->next < s->split->n_units) {
-        size_t i = s->next++;
+    size_t affine = next_of_same_root(s, rank);
+    while (affine != SIZE_MAX || s->next < s->split->n_units) {
+        size_t i = affine != SIZE_MAX ? affine : s->next++;
+        affine = SIZE_MAX;
         const WorkUnit *u = &s->split->units[i];
-        if (u->nodes != UNIT_NOT_DONE || s->owner[i] >= 0)
+        if (!available(s, i))
             continue;
+        if (s->last_root && u->root != UNIT_NO_ROOT)
+            s->last_root[rank] = u->root;
         Task *t = calloc(1, sizeof *t);
         if (!t) {
             fprintf(stderr, "carrera: error: out of memory for a unit\n");
@@ -174,6 +201,33 @@ static int index_units(State *s, char *err, size_t errlen)
     return 0;
 }
 
+/* The lists by root turn, when the ranks have tables to share transpositions in. Returns 0, or
+ * -1 with a message. */
+static int index_roots(State *s, char *err, size_t errlen)
+{
+    const Split *split = s->split;
+    if (!s->counter->tt || comm_size() < 2 || split->n_root == 0)
+        return 0;
+    s->root_head = malloc(split->n_root * sizeof *s->root_head);
+    s->next_in_root = malloc((split->n_units ? split->n_units : 1) * sizeof *s->next_in_root);
+    s->last_root = malloc((size_t)comm_size() * sizeof *s->last_root);
+    if (!s->root_head || !s->next_in_root || !s->last_root) {
+        snprintf(err, errlen, "out of memory for %zu units", split->n_units);
+        return -1;
+    }
+    for (size_t r = 0; r < split->n_root; r++)
+        s->root_head[r] = SIZE_MAX;
+    for (int k = 0; k < comm_size(); k++)
+        s->last_root[k] = UNIT_NO_ROOT;
+    for (size_t i = split->n_units; i-- > 0;) {
+        uint32_t r = split->units[i].root;
+        s->next_in_root[i] = r < split->n_root ? s->root_head[r] : SIZE_MAX;
+        if (r < split->n_root)
+            s->root_head[r] = i;
+    }
+    return 0;
+}
+
 int perft_distribute_run(Split *split, PerftFile *h, UnitCounter *counter, bool quiet,
                          FarmStats *stats, char *err, size_t errlen)
 {
@@ -186,6 +240,8 @@ int perft_distribute_run(Split *split, PerftFile *h, UnitCounter *counter, bool 
     }
     *s = (State){ .split = split, .file = h, .counter = counter };
     int rc = comm_rank() == 0 ? index_units(s, err, errlen) : 0;
+    if (rc == 0 && comm_rank() == 0)
+        rc = index_roots(s, err, errlen);
     if (rc == 0) {
         /* One unit at a time on all of the rank's threads, the next one held. */
         const FarmJob job = { .ctx = s,
@@ -205,6 +261,9 @@ int perft_distribute_run(Split *split, PerftFile *h, UnitCounter *counter, bool 
         rc = perft_file_flush(h, err, errlen);
     free(s->index);
     free(s->owner);
+    free(s->root_head);
+    free(s->next_in_root);
+    free(s->last_root);
     free(s);
     return rc;
 }

@@ -209,9 +209,10 @@ int perft_run(const PerftRun *job)
         double seconds = now() - start;
         fprintf(stderr,
                 "time: %.2f s (%zu units counted, %zu by rank 0, whose counting thread "
-                "was busy %.0f%% of the time)\n",
+                "was busy %.0f%% of the time; coordinating: %.1f us of CPU a unit)\n",
                 seconds, (size_t)fs.tasks, (size_t)fs.tasks_local,
-                fs.seconds > 0 ? 100.0 * fs.local_busy / fs.seconds : 0.0);
+                fs.seconds > 0 ? 100.0 * fs.local_busy / fs.seconds : 0.0,
+                fs.tasks ? 1e6 * fs.coordinator_cpu / (double)fs.tasks : 0.0);
         fprintf(stderr, "result: %s\n", job->output);
         if (ferror(stdout)) {
             fputs("carrera: error writing the output\n", stderr);

@@ -22,8 +22,7 @@
 static const char *const colours[SVG_MAX_SERIES] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd",
                                                      "#ff7f0e", "#8c564b", "#e377c2", "#17becf" };
 
-/* Writes text escaped for SVG. */
-static void put_text(FILE *f, const char *s)
+void xml_put_text(FILE *f, const char *s)
 {
     for (; s && *s; s++)
         switch (*s) {
@@ -52,7 +51,7 @@ static void text_at(FILE *f, double x, double y, const char *anchor, double size
 {
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%.0f\"%s>", x, y, anchor,
             size, extra ? extra : "");
-    put_text(f, s);
+    xml_put_text(f, s);
     fputs("</text>\n", f);
 }
 

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* A point at (x, y) with an error bar from lo to hi (NaN: no bar; -inf, +inf: open ends). With
  * categories x is the category's index (a fraction off it places series side by side). */
@@ -37,5 +38,8 @@ typedef struct SvgPanel {
  * or -1 with a message naming the file. */
 int svg_plot_write(const char *path, const char *title, const SvgPanel *panels, int n_panels,
                    int columns, char *err, size_t errlen);
+
+/* Writes text escaped for XML (SVG here, JUnit reports elsewhere); NULL writes nothing. */
+void xml_put_text(FILE *f, const char *s);
 
 #endif

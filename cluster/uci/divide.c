@@ -2,11 +2,44 @@
 /* Perft with per-root-move counts, printed the way Stockfish's `go perft` prints them. */
 #include "divide.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "move.h"
 #include "progress.h"
+
+bool divide_parse_count(const char *c, uint64_t *count)
+{
+    while (*c == ' ' || *c == '\t')
+        c++;
+    if (!isdigit((unsigned char)*c))
+        return false;
+    uint64_t value = 0;
+    for (; isdigit((unsigned char)*c); c++) {
+        if (value > (UINT64_MAX - 9) / 10)
+            return false;
+        value = value * 10 + (uint64_t)(*c - '0');
+    }
+    *count = value;
+    return *c == '\0';
+}
+
+bool divide_parse_line(const char *line, char sep, char move[DIVIDE_MOVE_MAX], uint64_t *count)
+{
+    const char *end = strchr(line, sep);
+    if (!end || end == line || (size_t)(end - line) >= DIVIDE_MOVE_MAX)
+        return false;
+    for (const char *c = line; c < end; c++)
+        if (isspace((unsigned char)*c) || *c == ':')
+            return false;
+    if (!divide_parse_count(end + 1, count))
+        return false;
+    memcpy(move, line, (size_t)(end - line));
+    move[end - line] = '\0';
+    return true;
+}
 
 int divide_parse_depth(const char *text, int *depth, char *err, size_t errlen)
 {

@@ -40,6 +40,13 @@ bool divide_add(Divide *d, const char *move, uint64_t count);
 void divide_clear(Divide *d);
 void divide_free(Divide *d);
 
+/* Reads a whole decimal count (blanks, digits, then nothing); false for anything else. */
+bool divide_parse_count(const char *text, uint64_t *count);
+
+/* Reads a divide line "MOVE<sep>COUNT" (the move one word: ':' in `go perft` answers, ' ' in
+ * perftree's); false for anything else. */
+bool divide_parse_line(const char *line, char sep, char move[DIVIDE_MOVE_MAX], uint64_t *count);
+
 /* Reads a depth: a plain decimal number from 0 to PERFT_MAX_DEPTH. Returns 0, or -1 with a
  * message in err. */
 int divide_parse_depth(const char *text, int *depth, char *err, size_t errlen);

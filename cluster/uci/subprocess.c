@@ -27,6 +27,27 @@ static void close_pair(int fd[2])
     close(fd[1]);
 }
 
+int subprocess_split(char *words, char *argv[SUBPROCESS_MAX_ARGS + 1], int spare, char *err,
+                     size_t errlen)
+{
+    int argc = 0;
+    for (char *save = NULL, *t = strtok_r(words, " \t\r\n", &save); t;
+         t = strtok_r(NULL, " \t\r\n", &save)) {
+        if (argc + spare == SUBPROCESS_MAX_ARGS) {
+            snprintf(err, errlen, "the engine command has more than %d words",
+                     SUBPROCESS_MAX_ARGS - spare);
+            return -1;
+        }
+        argv[argc++] = t;
+    }
+    argv[argc] = NULL;
+    if (argc == 0) {
+        snprintf(err, errlen, "the engine command is empty");
+        return -1;
+    }
+    return argc;
+}
+
 int subprocess_start(Subprocess *p, char *const argv[], char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
@@ -49,10 +70,14 @@ int subprocess_start(Subprocess *p, char *const argv[], char *err, size_t errlen
     }
     /* A reader that has gone must give EPIPE, not kill this process. */
     signal(SIGPIPE, SIG_IGN);
-    /* Our ends must not leak into later children: a leaked write end would keep a child's
-     * stdin open after we close it. */
+    /* No end may leak into other children: a leaked write end would keep a child's stdin open
+     * after we close it, and the child's own ends, leaked into a child another thread starts
+     * meanwhile, would hide this child's exit from us (the dup2 below clears the flag on the
+     * child's stdin and stdout). */
+    fcntl(in[0], F_SETFD, FD_CLOEXEC);
     fcntl(in[1], F_SETFD, FD_CLOEXEC);
     fcntl(out[0], F_SETFD, FD_CLOEXEC);
+    fcntl(out[1], F_SETFD, FD_CLOEXEC);
     fcntl(status[0], F_SETFD, FD_CLOEXEC);
     fcntl(status[1], F_SETFD, FD_CLOEXEC);
     fflush(NULL);
@@ -200,4 +225,14 @@ int subprocess_finish(Subprocess *p, int timeout_ms)
     if (WIFEXITED(status))
         return WEXITSTATUS(status);
     return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+}
+
+void subprocess_describe_end(int status, char *out, size_t outlen)
+{
+    if (status < 0)
+        snprintf(out, outlen, "its exit status is unknown");
+    else if (status >= 128)
+        snprintf(out, outlen, "killed by signal %d, %s", status - 128, strsignal(status - 128));
+    else
+        snprintf(out, outlen, "exit status %d", status);
 }

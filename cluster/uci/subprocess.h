@@ -16,6 +16,15 @@ typedef struct Subprocess {
     size_t len;
 } Subprocess;
 
+/* Most words a command line is split into. */
+#define SUBPROCESS_MAX_ARGS 64
+
+/* Splits the command words (modified in place) at white space into argv, leaving room for
+ * spare more arguments after the words and the NULL that ends them (the caller adds them).
+ * Returns the number of words, or -1 with a message in err when there are none or too many. */
+int subprocess_split(char *words, char *argv[SUBPROCESS_MAX_ARGS + 1], int spare, char *err,
+                     size_t errlen);
+
 /* Starts the program argv[0] with argv: a path, or a name looked up in PATH. stdin and stdout
  * are pipes, stderr is inherited. Returns 0, or -1 with a message in err when the program
  * cannot be run (not found, not executable, no pipes or processes left). */
@@ -32,5 +41,9 @@ int subprocess_read_line(Subprocess *p, char *line, size_t linelen, int timeout_
  * 0 kills it at once unless it has already exited). Returns its exit status, 128 + signal number
  * if a signal ended it, or -1 on error. */
 int subprocess_finish(Subprocess *p, int timeout_ms);
+
+/* How a child ended, from subprocess_finish's status: "exit status 3", "killed by signal 9,
+ * Killed", "its exit status is unknown". */
+void subprocess_describe_end(int status, char *out, size_t outlen);
 
 #endif

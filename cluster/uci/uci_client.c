@@ -14,8 +14,7 @@
 #include <strings.h>
 #include <time.h>
 
-#define MAX_ENGINE_ARGS 64
-#define LINE_MAX_LEN    16384
+#define LINE_MAX_LEN 16384
 /* How long a polite `quit` may take before the engine is killed. */
 #define QUIT_MS 2000
 
@@ -34,17 +33,6 @@ static int read_line_by(UciClient *e, long long deadline, char *line, size_t len
     return left < 0 ? -1 : subprocess_read_line(&e->proc, line, len, (int)left);
 }
 
-/* "exit status 3", "killed by signal 9 (Killed)": how the engine ended. */
-static void describe_end(int status, char *out, size_t outlen)
-{
-    if (status < 0)
-        snprintf(out, outlen, "its exit status is unknown");
-    else if (status >= 128)
-        snprintf(out, outlen, "killed by signal %d, %s", status - 128, strsignal(status - 128));
-    else
-        snprintf(out, outlen, "exit status %d", status);
-}
-
 /* Kills the engine at once: after a failure its state is unknown. */
 static void uci_client_kill(UciClient *e)
 {
@@ -59,7 +47,7 @@ static void uci_client_gone(UciClient *e, char *end, size_t endlen)
 {
     int status = subprocess_finish(&e->proc, QUIT_MS);
     e->running = false;
-    describe_end(status, end, endlen);
+    subprocess_describe_end(status, end, endlen);
 }
 
 static double seconds(int ms) { return ms / 1000.0; }
@@ -123,21 +111,9 @@ int uci_client_start(UciClient *e, const char *command, int handshake_ms, char *
     snprintf(e->command, sizeof e->command, "%s", command);
     char words[sizeof e->command];
     snprintf(words, sizeof words, "%s", command);
-    char *argv[MAX_ENGINE_ARGS + 1];
-    int argc = 0;
-    for (char *save = NULL, *t = strtok_r(words, " \t\r\n", &save); t;
-         t = strtok_r(NULL, " \t\r\n", &save)) {
-        if (argc == MAX_ENGINE_ARGS) {
-            snprintf(err, errlen, "the engine command has more than %d words", MAX_ENGINE_ARGS);
-            return -1;
-        }
-        argv[argc++] = t;
-    }
-    argv[argc] = NULL;
-    if (argc == 0) {
-        snprintf(err, errlen, "the engine command is empty");
+    char *argv[SUBPROCESS_MAX_ARGS + 1];
+    if (subprocess_split(words, argv, 0, err, errlen) < 0)
         return -1;
-    }
     char why[256];
     if (subprocess_start(&e->proc, argv, why, sizeof why) != 0) {
         snprintf(err, errlen, "cannot start the engine: %s", why);
@@ -311,39 +287,6 @@ int uci_client_go_perft(UciClient *e, const char *fen, const char *moves, int de
     return 0;
 }
 
-/* Reads a whole decimal count (digits, then nothing); false for anything else. */
-static bool parse_count(const char *c, uint64_t *count)
-{
-    while (*c == ' ' || *c == '\t')
-        c++;
-    if (!isdigit((unsigned char)*c))
-        return false;
-    uint64_t value = 0;
-    for (; isdigit((unsigned char)*c); c++) {
-        if (value > (UINT64_MAX - 9) / 10)
-            return false;
-        value = value * 10 + (uint64_t)(*c - '0');
-    }
-    *count = value;
-    return *c == '\0';
-}
-
-/* Reads "MOVE: COUNT" (the move one word without ':'); false for anything else. */
-static bool parse_divide_line(const char *line, char *move, uint64_t *count)
-{
-    const char *colon = strchr(line, ':');
-    if (!colon || colon == line || (size_t)(colon - line) >= DIVIDE_MOVE_MAX)
-        return false;
-    for (const char *c = line; c < colon; c++)
-        if (isspace((unsigned char)*c))
-            return false;
-    if (!parse_count(colon + 1, count))
-        return false;
-    memcpy(move, line, (size_t)(colon - line));
-    move[colon - line] = '\0';
-    return true;
-}
-
 int uci_client_read_divide(UciClient *e, int timeout_ms, Divide *d, char *err, size_t errlen)
 {
     divide_clear(d);
@@ -379,7 +322,7 @@ int uci_client_read_divide(UciClient *e, int timeout_ms, Divide *d, char *err, s
         char move[DIVIDE_MOVE_MAX];
         uint64_t count;
         if (strncmp(start, "Nodes searched:", 15) == 0) {
-            if (!parse_count(start + 15, &count)) {
+            if (!divide_parse_count(start + 15, &count)) {
                 uci_client_kill(e);
                 snprintf(err, errlen,
                          "the engine printed an unreadable total in its answer to "
@@ -398,7 +341,7 @@ int uci_client_read_divide(UciClient *e, int timeout_ms, Divide *d, char *err, s
             }
             return 0;
         }
-        if (!parse_divide_line(start, move, &count)) {
+        if (!divide_parse_line(start, ':', move, &count)) {
             uci_client_kill(e);
             snprintf(err, errlen,
                      "the engine printed a line that is not perft output in its answer to %s: "
