@@ -11,15 +11,32 @@
 #include <pthread.h>
 
 /* pthread_once rather than C11's call_once: the same guarantee, but ThreadSanitizer models it;
- * with call_once it took two threads' first positions for a race on the tables. */
+ * with call_once it took two threads' first positions for a race on the tables. The lock makes
+ * position_init_tables and the first position agree on which key seed builds the tables: the
+ * two flags below are written once, under it, before any position exists. */
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool tables_built;
+static uint64_t tables_key_seed;
 
-static void init_tables_once(void)
+bool position_init_tables(uint64_t key_seed)
 {
-    zobrist_init();
-    board_init_8();
-    board_init_10();
+    pthread_mutex_lock(&tables_lock);
+    if (!tables_built) {
+        zobrist_init(key_seed);
+        board_init_8();
+        board_init_10();
+        tables_key_seed = key_seed;
+        tables_built = true;
+    }
+    bool same = tables_key_seed == key_seed;
+    pthread_mutex_unlock(&tables_lock);
+    return same;
 }
+
+/* The first position without position_init_tables before it: the default keys (or, after it, a
+ * no-op that only takes the lock once). */
+static void init_tables_once(void) { (void)position_init_tables(0); }
 
 static bool wide(const Position *p) { return p->variant->files == 10; }
 

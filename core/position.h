@@ -50,6 +50,13 @@ typedef struct Position {
     } u;
 } Position;
 
+/* Builds the tables every position shares (attack tables, and the Zobrist keys of key_seed,
+ * zobrist.h) if they are not built yet. Call it before the first position is made to choose the
+ * keys: otherwise the first position builds them with key seed 0, the default. Once built they
+ * are read-only for the rest of the process. Thread-safe. Returns false, leaving the tables as
+ * they are, when they were built already with another key seed. */
+bool position_init_tables(uint64_t key_seed);
+
 /* Builds the position from a (valid) setup. */
 void position_from_setup(Position *p, const Setup *s);
 

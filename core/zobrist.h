@@ -13,9 +13,13 @@ typedef struct Zobrist {
     u128 first_turn;    /* White's one-movement first turn of the balanced double-move rules */
 } Zobrist;
 
-/* Fills the table from a fixed seed; call once before zobrist() is used (not thread-safe by
- * itself: position.c calls it under pthread_once). */
-void zobrist_init(void);
+/* Fills *z with the keys of key_seed: the same keys for the same seed, unrelated keys for
+ * another; key seed 0 (the default) gives the keys of every version before key seeds existed. */
+void zobrist_fill(Zobrist *z, uint64_t key_seed);
+
+/* Fills the shared table with the keys of key_seed; call once before zobrist() is used (not
+ * thread-safe by itself: position.c calls it once, under a lock). */
+void zobrist_init(uint64_t key_seed);
 
 /* The keys. */
 const Zobrist *zobrist(void);

@@ -193,3 +193,14 @@ void h5read_no_global_heap(const char *path)
             fail_msg("%s holds a global heap collection at byte %zu", path, i);
     free(bytes);
 }
+
+uint64_t h5read_u64(hid_t loc, const char *obj, const char *name)
+{
+    uint64_t v = 0;
+    hid_t a = H5Aopen_by_name(loc, obj, name, H5P_DEFAULT, H5P_DEFAULT);
+    if (a < 0)
+        fail_msg("no attribute %s on %s", name, obj);
+    assert_true(H5Aread(a, H5T_NATIVE_UINT64, &v) >= 0);
+    H5Aclose(a);
+    return v;
+}

@@ -14,6 +14,10 @@
  * NUL-terminated string of exactly its text's size plus the NUL. */
 void h5read_str(hid_t loc, const char *name, char *out, size_t len);
 
+/* The scalar integer attribute name of the object obj (a path from loc, "." for loc itself),
+ * read as uint64. */
+uint64_t h5read_u64(hid_t loc, const char *obj, const char *name);
+
 /* The one-dimensional string attribute name of loc: *n strings, malloc'd (h5read_strs_free). */
 char **h5read_strs(hid_t loc, const char *name, size_t *n);
 void h5read_strs_free(char **v, size_t n);

@@ -55,6 +55,11 @@ int read_result(const char *path, bool complete, Result *r)
             rc = 0;
         if (a >= 0)
             H5Aclose(a);
+        a = H5Aopen(p, "key_seed", H5P_DEFAULT);
+        if (a >= 0 && H5Aread(a, H5T_NATIVE_UINT64, &r->key_seed) < 0)
+            rc = -1;
+        if (a >= 0)
+            H5Aclose(a);
         hid_t dv = H5Dopen2(p, "divide", H5P_DEFAULT);
         if (dv >= 0) {
             hid_t s = H5Dget_space(dv);

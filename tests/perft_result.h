@@ -24,6 +24,7 @@ typedef struct Result {
     size_t n_units;
     int32_t ranks, resumed;
     size_t n_hosts;
+    uint64_t key_seed; /* /perft key_seed (0 when absent) */
 } Result;
 
 /* Reads the units (and, when complete, the total and divide) of the file; -1 if it cannot be

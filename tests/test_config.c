@@ -131,6 +131,11 @@ static void bad_values(void **state)
         { "hash_mb", "4194305",
           "bad value '4194305' for hash_mb: must be a whole number from 0 to 4194304" },
         { "hash_mb", "1.5", "bad value '1.5' for hash_mb" },
+        { "key_seed", "x",
+          "bad value 'x' for key_seed: must be a whole number from 0 to 9223372036854775807" },
+        { "key_seed", "-1", "bad value '-1' for key_seed" },
+        { "key_seed", "9223372036854775808", "bad value '9223372036854775808' for key_seed" },
+        { "key_seed", "99999999999999999999", "bad value '99999999999999999999' for key_seed" },
         { "output", "", "bad value '' for output: must be a file name" },
         { "checkpoint_interval", "86401",
           "bad value '86401' for checkpoint_interval: must be a whole number from 0 to 86400" },
@@ -215,6 +220,7 @@ static void defaults(void **state)
     assert_int_equal(c.split_depth, CONFIG_SPLIT_AUTO);
     assert_int_equal(c.threads, 0);
     assert_int_equal(c.hash_mb, 0);
+    assert_true(c.key_seed == 0);
     assert_string_equal(c.output, "good-minimal.h5");
     assert_int_equal(c.checkpoint_interval, 60);
     Setup start;
@@ -224,7 +230,8 @@ static void defaults(void **state)
     perft_config_summary(&c, summary, sizeof summary);
     assert_string_equal(summary, "perft job, variant chess, position startpos, depth 3, single "
                                  "turns, split depth auto, "
-                                 "threads default, no hash table, output good-minimal.h5, "
+                                 "threads default, no hash table, key seed 0, output "
+                                 "good-minimal.h5, "
                                  "checkpoint every 60 s");
     perft_config_free(&c);
     assert_null(c.text);
@@ -265,6 +272,7 @@ static void every_key(void **state)
     assert_int_equal(c.split_depth, 3);
     assert_int_equal(c.threads, 4);
     assert_int_equal(c.hash_mb, 512);
+    assert_true(c.key_seed == 9223372036854775807ull);
     assert_string_equal(c.output, "out/gothic.h5");
     assert_int_equal(c.checkpoint_interval, 0);
     char summary[8192];
@@ -272,6 +280,7 @@ static void every_key(void **state)
     assert_non_null(strstr(summary, "marseillais-balanced turns (modern en passant)"));
     assert_non_null(strstr(summary, "checkpoint after every unit"));
     assert_non_null(strstr(summary, "hash 512 MB"));
+    assert_non_null(strstr(summary, "key seed 9223372036854775807"));
     perft_config_free(&c);
 
     /* Windows line ends, a Chess960 array. */

@@ -369,6 +369,8 @@ static void test_kill_resume(void **state)
     assert_int_equal(r.nodes, KILL_TOTAL);
     assert_int_equal(r.divide_sum, KILL_TOTAL);
     assert_int_equal(r.resumed, 1);
+    /* Every rank, the killed job's and the resume's, counted with the file's key seed. */
+    assert_true(r.key_seed == 12345);
     check_units(&r, KILL_TOTAL);
     /* Units of the first run kept their counts and run 0; the others were counted by run 1. */
     for (size_t i = 0; i < r.n_units; i++) {

@@ -710,6 +710,11 @@ static void test_mismatch_refused(void **state)
     e.split_depth = 2;
     REFUSED("the checkpoint has split depth 1, this job asks for split depth 2");
     e = j.info;
+    e.key_seed = 5;
+    REFUSED("the checkpoint was counted with key seed 0, this job asks for key seed 5 (one count "
+            "must come from one set of keys: resume it with key seed 0, or count seed 5 into "
+            "another file)");
+    e = j.info;
     other.version = "9.9.9";
     e.prov = &other;
     REFUSED("the checkpoint was written by Carrera " CARRERA_VERSION ", this is Carrera 9.9.9");
@@ -728,6 +733,41 @@ static void test_mismatch_refused(void **state)
         fail_msg("%s", err);
     assert_int_equal(perft_file_resume_count(h), 1);
     check_resumed_split(&j, &s);
+    assert_int_equal(perft_file_close(h, err, sizeof err), 0);
+    split_free(&s);
+    split_free(&j.split);
+}
+
+/* The key seed is in /perft as written; a checkpoint from before key seeds (no attribute) was
+ * counted with the keys of seed 0 and resumes only under seed 0. */
+static void test_key_seed(void **state)
+{
+    (void)state;
+    Job j;
+    job_make(&j, "capablanca", TURNS_SINGLE, NULL, 2, 1);
+    j.info.key_seed = 9223372036854775807ull;
+    char path[300], err[1024] = "";
+    path_in(path, sizeof path, "key-seed.h5");
+    PerftFile *h = perft_file_create(path, &j.info, &j.split, err, sizeof err);
+    if (!h)
+        fail_msg("%s", err);
+    assert_int_equal(perft_file_close(h, err, sizeof err), 0);
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0);
+    assert_true(h5read_u64(f, "/perft", "key_seed") == 9223372036854775807ull);
+    /* As a file written before key seeds were recorded. */
+    assert_true(H5Adelete_by_name(f, "/perft", "key_seed", H5P_DEFAULT) >= 0);
+    H5Fclose(f);
+
+    Split s;
+    PerftFileInfo e = j.info;
+    assert_null(perft_file_open_resume(path, &e, &s, err, sizeof err));
+    assert_contains(err, "the checkpoint was counted with key seed 0, this job asks for key "
+                         "seed 9223372036854775807");
+    e.key_seed = 0;
+    h = perft_file_open_resume(path, &e, &s, err, sizeof err);
+    if (!h)
+        fail_msg("%s", err);
     assert_int_equal(perft_file_close(h, err, sizeof err), 0);
     split_free(&s);
     split_free(&j.split);
@@ -1072,12 +1112,12 @@ int main(void)
 {
     // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_provenance),       cmocka_unit_test(test_create_resume_finish),
-        cmocka_unit_test(test_marseillais),      cmocka_unit_test(test_killed_and_resumed),
-        cmocka_unit_test(test_mismatch_refused), cmocka_unit_test(test_locked_checkpoint),
-        cmocka_unit_test(test_not_a_checkpoint), cmocka_unit_test(test_unwritable),
-        cmocka_unit_test(test_disk_full),        cmocka_unit_test(test_edge_splits),
-        cmocka_unit_test(test_large_provenance),
+        cmocka_unit_test(test_provenance),        cmocka_unit_test(test_create_resume_finish),
+        cmocka_unit_test(test_marseillais),       cmocka_unit_test(test_killed_and_resumed),
+        cmocka_unit_test(test_mismatch_refused),  cmocka_unit_test(test_key_seed),
+        cmocka_unit_test(test_locked_checkpoint), cmocka_unit_test(test_not_a_checkpoint),
+        cmocka_unit_test(test_unwritable),        cmocka_unit_test(test_disk_full),
+        cmocka_unit_test(test_edge_splits),       cmocka_unit_test(test_large_provenance),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The `carrera perft` command: option parsing, the start position, and the report. */
 #include <inttypes.h>
+#include <limits.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "estimate.h"
 #include "options.h"
 #include "perft_command.h"
+#include "position.h"
 #include "perft_stats.h"
 #include "setup.h"
 #include "variant.h"
@@ -23,7 +25,7 @@ void perft_usage(FILE *out)
           "                     (--startpos | --fen FEN | --chess960 N | --random SEED)\n"
           "                     --depth D [--divide] [--turns RULES] [--ep-rule classic|modern]\n"
           "                     [--unit turn|movement] [--threads N] [--hash MB] [--stats]\n"
-          "                     [--quiet] [--estimate]\n"
+          "                     [--key-seed N] [--quiet] [--estimate]\n"
           "                     [--out FILE [--split-depth N] [--resume | --continue]]\n"
           "       carrera perft --config FILE [--resume | --continue] [--divide] [--quiet]\n"
           "                     [--out FILE]\n"
@@ -47,6 +49,8 @@ void perft_usage(FILE *out)
           "  --threads N      threads (default: OMP_NUM_THREADS, else every core)\n"
           "  --hash MB        transposition table of MB megabytes shared by the threads\n"
           "                   (default 0: none)\n"
+          "  --key-seed N     Zobrist hash keys of seed N (0 to 2^63-1, default 0): a second\n"
+          "                   run with another seed verifies a count made with a table\n"
           "  --quiet          no progress report on stderr\n"
           "  --stats          per depth: nodes, captures, en passant, castles, promotions,\n"
           "                   checks, discovered and double checks, checkmates (and one- and\n"
@@ -146,7 +150,7 @@ int perft_command(int argc, char **argv)
 {
     PositionArgs pos = { 0 };
     const char *depth_text = NULL, *unit_text = NULL, *threads = NULL, *hash = NULL;
-    const char *out = NULL, *config = NULL, *split_text = NULL;
+    const char *out = NULL, *config = NULL, *split_text = NULL, *key_seed_text = NULL;
     bool divide = false, quiet = false, stats = false, resume = false, estimate = false;
     bool continue_ = false;
     const Option options[] = {
@@ -161,6 +165,7 @@ int perft_command(int argc, char **argv)
         { "--unit", &unit_text, NULL },
         { "--threads", &threads, NULL },
         { "--hash", &hash, NULL },
+        { "--key-seed", &key_seed_text, NULL },
         { "--divide", NULL, &divide },
         { "--quiet", NULL, &quiet },
         { "--stats", NULL, &stats },
@@ -186,12 +191,11 @@ int perft_command(int argc, char **argv)
         /* The configuration says what to count and how: the command line only says how to run
          * and what to print. */
         if (pos.variant || pos.fen || pos.chess960 || pos.random || pos.startpos || pos.turns ||
-            pos.ep_rule || depth_text || unit_text || threads || hash || stats || split_text ||
-            estimate)
-            return cli_error("--config takes the position, depth, threads and hash from the "
-                             "file: only --resume, --continue, --divide, --quiet and --out go "
-                             "with it "
-                             "(carrera check-config FILE estimates the job)");
+            pos.ep_rule || depth_text || unit_text || threads || hash || key_seed_text || stats ||
+            split_text || estimate)
+            return cli_error("--config takes the position, depth, threads, hash and key seed "
+                             "from the file: only --resume, --continue, --divide, --quiet and "
+                             "--out go with it (carrera check-config FILE estimates the job)");
         return perft_run_config(config, out, mode, divide, quiet);
     }
     if (!out && (resume || continue_ || split_text))
@@ -230,6 +234,16 @@ int perft_command(int argc, char **argv)
         if (estimate_check_memory(run.hash_bytes, "--hash would", why, sizeof why) != 0)
             return cli_error("%s", why);
     }
+    uint64_t key_seed = 0;
+    if (key_seed_text) {
+        if (!number_parse(key_seed_text, 0, LONG_MAX, &value))
+            return cli_error("bad key seed '%s': must be a whole number from 0 to %ld",
+                             key_seed_text, LONG_MAX);
+        key_seed = (uint64_t)value;
+    }
+    /* Before the first position: every count, estimate and split of this run uses these keys. */
+    if (!position_init_tables(key_seed))
+        return cli_error("the hash keys were built before the key seed was known");
     if (estimate) {
         Position p;
         position_from_setup(&p, &s);
@@ -261,6 +275,7 @@ int perft_command(int argc, char **argv)
                          .split_depth = split_depth,
                          .threads = run.threads,
                          .hash_bytes = run.hash_bytes,
+                         .key_seed = key_seed,
                          .output = out,
                          .checkpoint_interval = PERFT_CHECKPOINT_INTERVAL,
                          .resume = mode,

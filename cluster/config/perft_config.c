@@ -4,6 +4,8 @@
  * in the file is the one reported. */
 #include "perft_config.h"
 
+#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,14 +23,24 @@ typedef enum Key {
     KEY_SPLIT_DEPTH,
     KEY_THREADS,
     KEY_HASH_MB,
+    KEY_KEY_SEED,
     KEY_OUTPUT,
     KEY_CHECKPOINT_INTERVAL,
     KEY_NB
 } Key;
 
 static const char *const KEY_NAMES[KEY_NB] = {
-    "variant",     "position", "depth",   "turns",  "ep_rule",
-    "split_depth", "threads",  "hash_mb", "output", "checkpoint_interval",
+    "variant",
+    "position",
+    "depth",
+    "turns",
+    "ep_rule",
+    "split_depth",
+    "threads",
+    "hash_mb",
+    "key_seed",
+    "output",
+    "checkpoint_interval",
 };
 
 typedef struct Parser {
@@ -137,6 +149,17 @@ static void set_value(Parser *p, Key k, const char *value)
     case KEY_HASH_MB:
         number(p, k, value, 0, CONFIG_MAX_HASH_MB, &c->hash_mb);
         break;
+    case KEY_KEY_SEED: {
+        long seed;
+        if (number_parse(value, 0, LONG_MAX, &seed)) {
+            c->key_seed = (uint64_t)seed;
+        } else {
+            char must[64];
+            snprintf(must, sizeof must, "a whole number from 0 to %ld", LONG_MAX);
+            bad_value(p, k, value, must);
+        }
+        break;
+    }
     case KEY_OUTPUT:
         if (value[0] == '\0' || strlen(value) >= sizeof c->output)
             bad_value(p, k, value, "a file name");
@@ -295,7 +318,7 @@ void perft_config_free(PerftConfig *c)
 
 void perft_config_summary(const PerftConfig *c, char *out, size_t outlen)
 {
-    char rules[96], split[32], threads[32], hash[32], checkpoint[48];
+    char rules[96], split[32], threads[32], hash[32], seed[48], checkpoint[48];
     if (c->rules.turns == TURNS_SINGLE)
         snprintf(rules, sizeof rules, "single turns");
     else
@@ -313,13 +336,14 @@ void perft_config_summary(const PerftConfig *c, char *out, size_t outlen)
         snprintf(hash, sizeof hash, "no hash table");
     else
         snprintf(hash, sizeof hash, "hash %d MB", c->hash_mb);
+    snprintf(seed, sizeof seed, "key seed %" PRIu64, c->key_seed);
     if (c->checkpoint_interval == 0)
         snprintf(checkpoint, sizeof checkpoint, "checkpoint after every unit");
     else
         snprintf(checkpoint, sizeof checkpoint, "checkpoint every %d s", c->checkpoint_interval);
     snprintf(out, outlen,
              "perft job, variant %s, position %s, depth %d, %s, split depth %s, threads %s, %s, "
-             "output %s, %s",
-             c->variant->name, c->position_text, c->depth, rules, split, threads, hash, c->output,
-             checkpoint);
+             "%s, output %s, %s",
+             c->variant->name, c->position_text, c->depth, rules, split, threads, hash, seed,
+             c->output, checkpoint);
 }

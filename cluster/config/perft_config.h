@@ -7,6 +7,7 @@
 #define CARRERA_PERFT_CONFIG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ini_file.h"
 #include "rules.h"
@@ -40,6 +41,7 @@ typedef struct PerftConfig {
     int split_depth;         /* split_depth: CONFIG_SPLIT_AUTO (default) or 1..depth */
     int threads;             /* threads per rank: 0 (default: OMP_NUM_THREADS, else every core) */
     int hash_mb;             /* hash_mb: table per rank in megabytes, default 0 (none) */
+    uint64_t key_seed;       /* key_seed: the Zobrist keys' seed (zobrist.h), default 0 */
     char output[CONFIG_PATH_MAX]; /* output: default the file's base name with .h5 for .ini */
     int checkpoint_interval; /* seconds between checkpoint flushes, default 60; 0: every unit */
 } PerftConfig;

@@ -173,6 +173,7 @@ static int write_header(PerftFile *h, const PerftFileInfo *info, const Split *sp
         rc |= h5file_put_str(g, "position", info->fen);
         rc |= h5file_put_i32(g, "depth", info->depth);
         rc |= h5file_put_i32(g, "split_depth", split->split_depth);
+        rc |= h5file_put_u64(g, "key_seed", info->key_seed);
     }
     if (rc != 0) {
         if (g >= 0)

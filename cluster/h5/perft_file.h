@@ -26,10 +26,11 @@ typedef struct PerftFileInfo {
     const char *fen;     /* the root position, written the same way by every run (compared as
                             text on resume) */
     int depth;
-    int split_depth; /* perft_file_open_resume: the split depth asked for, or 0 (or less) to
-                        take the checkpoint's: an automatic choice may differ with other
-                        ranks (and at depth 0 the split depth is 0 anyway); perft_file_create
-                        takes the split's */
+    int split_depth;   /* perft_file_open_resume: the split depth asked for, or 0 (or less) to
+                          take the checkpoint's: an automatic choice may differ with other
+                          ranks (and at depth 0 the split depth is 0 anyway); perft_file_create
+                          takes the split's */
+    uint64_t key_seed; /* the seed of the Zobrist keys the units are merged and counted with */
     const Provenance *prov;
     double checkpoint_interval; /* seconds a finished unit may wait before the file is flushed
                                    to disk; 0: flush after every unit */
@@ -49,8 +50,8 @@ PerftFile *perft_file_create(const char *path, const PerftFileInfo *info, const 
                              char *err, size_t errlen);
 
 /* Opens the checkpoint at path to continue the job expected: its variant, rules, position,
- * depth, split depth (when expected->split_depth > 0) and Carrera version must be those of
- * the job, otherwise it is refused with a message naming every difference. On success
+ * depth, split depth (when expected->split_depth > 0), key seed and Carrera version must be
+ * those of the job, otherwise it is refused with a message naming every difference. On success
  * split_out receives the split as the file holds it (root turns and units in malloc'd arrays:
  * free them with free(); units counted before keep their nodes, rank and seconds, the others
  * are UNIT_NOT_DONE), the resume count is incremented and this run's provenance recorded, and

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A perft checkpoint read back for a resume (perft_file_impl.h): its job compared with the one
  * that would continue it, its root turns and units read into the split. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,20 @@ int perft_resume_compare(hid_t file, const PerftFileInfo *e, char *diffs, size_t
         h5file_add_diff(diffs, len,
                         "the checkpoint has split depth %lld, this job asks for split depth %d", n,
                         e->split_depth);
+    /* A checkpoint from before key seeds was counted with the keys of seed 0. Another seed is
+     * refused: the units were merged and part of them counted with the checkpoint's keys, so the
+     * rest counted with other keys would be neither run, and no verification of either. */
+    uint64_t seed = 0;
+    if (H5Aexists(g, "key_seed") > 0 && h5file_get_u64(g, "key_seed", &seed) < 0)
+        goto bad;
+    if (seed != e->key_seed)
+        h5file_add_diff(
+            diffs, len,
+            "the checkpoint was counted with key seed %" PRIu64
+            ", this job asks for key seed %" PRIu64
+            " (one count must come from one set of keys: resume it with key seed %" PRIu64
+            ", or count seed %" PRIu64 " into another file)",
+            seed, e->key_seed, seed, e->key_seed);
     H5Gclose(g);
     return 0;
 bad:

@@ -52,6 +52,7 @@ static int start_rank0(const PerftRun *job, const Provenance *prov, int ranks, i
                            .fen = fen,
                            .depth = job->depth,
                            .split_depth = job->split_depth,
+                           .key_seed = job->key_seed,
                            .prov = prov,
                            .checkpoint_interval = job->checkpoint_interval,
                            .lock_wait = RESUME_LOCK_WAIT };
@@ -129,6 +130,15 @@ int perft_run(const PerftRun *job)
         status = 1;
     }
     UnitCounter counter = { 0 };
+    /* Every rank was given the same job (the same command line, or the same configuration file
+     * read by each rank), so every rank builds the same keys; a table's keys never leave its
+     * rank, but the split's merged transpositions and the recorded seed assume them. */
+    if (status == 0 && !position_init_tables(job->key_seed)) {
+        snprintf(err, sizeof err,
+                 "the hash keys were built before the key seed %" PRIu64 " was known",
+                 job->key_seed);
+        status = 1;
+    }
     if (status == 0 &&
         estimate_check_memory(job->hash_bytes, "the hash table would", err, sizeof err) != 0)
         status = EXIT_USAGE;
@@ -239,6 +249,7 @@ int perft_run_config(const char *path, const char *out, ResumeMode resume, bool 
         .split_depth = c.split_depth == CONFIG_SPLIT_AUTO ? 0 : c.split_depth,
         .threads = c.threads,
         .hash_bytes = (size_t)c.hash_mb << 20,
+        .key_seed = c.key_seed,
         .output = out ? out : c.output,
         .checkpoint_interval = c.checkpoint_interval,
         .resume = resume,

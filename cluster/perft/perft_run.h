@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "resume.h"
 #include "rules.h"
@@ -19,6 +20,7 @@ typedef struct PerftRun {
     int split_depth;    /* 0: chosen (split_choose_depth_for) */
     int threads;        /* per rank; 0: OMP_NUM_THREADS, else every core */
     size_t hash_bytes;  /* per rank; 0: no table */
+    uint64_t key_seed;  /* the Zobrist keys' seed (zobrist.h), the same on every rank */
     const char *output; /* the HDF5 result file */
     double checkpoint_interval;
     ResumeMode resume; /* RESUME_ALWAYS: continue the checkpoint at output (it must exist) */
