@@ -122,19 +122,11 @@ static hid_t open_read_only(const char *path)
     return file;
 }
 
-/* HDF5 refuses a file another process holds locked as it refuses a damaged one: the lock is asked
- * for after a refusal, and waited for up to lock_wait seconds, so that a locked file is named as
- * one and never sent for repair. (HDF5 opens a file this process already has open without a
- * second lock, which is why the lock is not probed first.) Returns the file, or -1 with a
- * message. */
-static hid_t open_when_unlocked(const char *path, const H5CheckKind *kind, double lock_wait,
-                                char *err, size_t errlen)
+/* Waits up to lock_wait seconds for another process to release path, saying so on stderr. Returns
+ * 0 once it is released, or -1 with a message naming the file as in use. */
+static int wait_unlocked(const char *path, const H5CheckKind *kind, double lock_wait, char *err,
+                         size_t errlen)
 {
-    hid_t file = open_read_only(path);
-    if (file >= 0 || !locked_elsewhere(path))
-        return file >= 0 ? file
-                         : h5file_fail(err, errlen, "cannot open the %s %s (truncated or damaged?)",
-                                       kind->name, path);
     if (lock_wait > 0)
         fprintf(stderr,
                 "carrera: the %s %s is in use by another process (a job still ending?); waiting "
@@ -152,8 +144,27 @@ static hid_t open_when_unlocked(const char *path, const H5CheckKind *kind, doubl
                                kind->name, path, lock_wait);
         nanosleep(&(struct timespec){ 0, 200 * 1000 * 1000 }, NULL);
         if (!locked_elsewhere(path))
-            return open_when_unlocked(path, kind, 0, err, errlen);
+            return 0;
     }
+}
+
+/* HDF5 refuses a file another process holds locked as it refuses a damaged one: the lock is asked
+ * for after a refusal, and waited for, so that a locked file is named as one and never sent for
+ * repair. (HDF5 opens a file this process already has open without a second lock, which is why
+ * the lock is not probed first.) Returns the file, or -1 with a message. */
+static hid_t open_when_unlocked(const char *path, const H5CheckKind *kind, double lock_wait,
+                                char *err, size_t errlen)
+{
+    hid_t file = open_read_only(path);
+    if (file < 0 && locked_elsewhere(path)) {
+        if (wait_unlocked(path, kind, lock_wait, err, errlen) != 0)
+            return -1;
+        file = open_read_only(path);
+    }
+    if (file < 0)
+        return h5file_fail(err, errlen, "cannot open the %s %s (truncated or damaged?)", kind->name,
+                           path);
+    return file;
 }
 
 hid_t h5check_open(const char *path, const H5CheckKind *kind, double lock_wait, char *err,

@@ -16,7 +16,10 @@ typedef enum ResumeMode {
  * killed may still be ending. */
 #define RESUME_LOCK_WAIT 60
 
-/* Whether the job resumes the checkpoint at output, by mode. */
-bool resume_wanted(ResumeMode mode, const char *output);
+/* Whether the job resumes its output, by mode and whether the output exists. */
+static inline bool resume_wanted(ResumeMode mode, bool output_exists)
+{
+    return mode == RESUME_ALWAYS || (mode == RESUME_IF_PRESENT && output_exists);
+}
 
 #endif

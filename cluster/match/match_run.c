@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "comm.h"
 #include "estimate.h"
@@ -281,7 +282,8 @@ int match_run(const MatchRequest *r)
         else if (comm_rank() == 0) {
             provenance_init(&prov, comm_size(), run->threads, (const char *const *)hosts,
                             (size_t)comm_size(), cfg.text);
-            status = start_rank0(run, &cfg, &prov, resume_wanted(r->resume, cfg.output), err,
+            status = start_rank0(run, &cfg, &prov,
+                                 resume_wanted(r->resume, access(cfg.output, F_OK) == 0), err,
                                  sizeof err);
         }
     }

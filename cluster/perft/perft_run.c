@@ -57,7 +57,7 @@ static int start_rank0(const PerftRun *job, const Provenance *prov, int ranks, i
                            .checkpoint_interval = job->checkpoint_interval,
                            .lock_wait = RESUME_LOCK_WAIT };
     const bool exists = access(job->output, F_OK) == 0;
-    if (resume_wanted(job->resume, job->output)) {
+    if (resume_wanted(job->resume, exists)) {
         if (!exists) {
             snprintf(err, errlen,
                      "%s: no checkpoint to resume (the file does not exist); start "

@@ -7,17 +7,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define LINE_MAX_LEN 1024
-
-static long long now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
 
 void perftree_init(PerftreeClient *c, const char *command)
 {
@@ -76,11 +68,11 @@ int perftree_answer(PerftreeClient *c, int timeout_ms, Divide *d, char *err, siz
 {
     divide_clear(d);
     char line[LINE_MAX_LEN], why[256], move[DIVIDE_MOVE_MAX];
-    long long deadline = now_ms() + timeout_ms;
+    long long deadline = subprocess_now_ms() + timeout_ms;
     bool blank = false, total_read = false;
     uint64_t total = 0, count;
     for (;;) {
-        long long left = deadline - now_ms();
+        long long left = deadline - subprocess_now_ms();
         int got = left < 0 ? -1 : subprocess_read_line(&c->proc, line, sizeof line, (int)left);
         if (got < 0) {
             perftree_stop(c);
@@ -132,7 +124,7 @@ int perftree_answer(PerftreeClient *c, int timeout_ms, Divide *d, char *err, siz
             return -1;
         }
     }
-    long long left = deadline - now_ms();
+    long long left = deadline - subprocess_now_ms();
     if (reap(c, left > 0 ? (int)left : 0, why, sizeof why) != 0) {
         snprintf(err, errlen, "the script ended with %s in %s", why, c->asked);
         return -1;

@@ -2,7 +2,7 @@
 /* The UCI engine client: the handshake, options, positions, `go perft` answers (for `carrera
  * bisect`) and searches (for matches) of an external engine, each step with a deadline and a
  * message for every failure. */
-#define _POSIX_C_SOURCE 200809L /* strdup, strsignal, strcasecmp, clock_gettime, strtok_r */
+#define _POSIX_C_SOURCE 200809L /* strdup, strsignal, strcasecmp, strtok_r */
 
 #include "uci_client.h"
 
@@ -12,24 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #define LINE_MAX_LEN 16384
 /* How long a polite `quit` may take before the engine is killed. */
 #define QUIT_MS 2000
 
-static long long now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-/* The engine's next line, waiting until deadline (now_ms() time) at most: 1 for a line, 0 at
- * the end of its output, -1 when the deadline passed. */
+/* The engine's next line, waiting until deadline (subprocess_now_ms() time) at most: 1 for a line,
+ * 0 at the end of its output, -1 when the deadline passed. */
 static int read_line_by(UciClient *e, long long deadline, char *line, size_t len)
 {
-    long long left = deadline - now_ms();
+    long long left = deadline - subprocess_now_ms();
     return left < 0 ? -1 : subprocess_read_line(&e->proc, line, len, (int)left);
 }
 
@@ -129,7 +121,7 @@ int uci_client_start(UciClient *e, const char *command, int handshake_ms, char *
     }
     /* Engines may print a banner or anything else before `uciok`: only options matter. */
     char line[LINE_MAX_LEN];
-    long long deadline = now_ms() + handshake_ms;
+    long long deadline = subprocess_now_ms() + handshake_ms;
     for (;;) {
         int got = read_line_by(e, deadline, line, sizeof line);
         if (got == 0) {
@@ -180,7 +172,7 @@ static int sync_with(UciClient *e, const char *commands, const char *what, char 
         return -1;
     }
     char line[LINE_MAX_LEN];
-    long long deadline = now_ms() + e->handshake_ms;
+    long long deadline = subprocess_now_ms() + e->handshake_ms;
     for (;;) {
         int got = read_line_by(e, deadline, line, sizeof line);
         if (got == 0) {
@@ -292,7 +284,7 @@ int uci_client_read_divide(UciClient *e, int timeout_ms, Divide *d, char *err, s
     divide_clear(d);
     char line[LINE_MAX_LEN];
     char why[256];
-    long long deadline = now_ms() + timeout_ms;
+    long long deadline = subprocess_now_ms() + timeout_ms;
     for (;;) {
         int got = read_line_by(e, deadline, line, sizeof line);
         if (got == 0) {
@@ -414,7 +406,7 @@ UciAnswer uci_client_search(UciClient *e, const char *position, const char *go, 
         return ANSWER_EXITED;
     }
     char line[LINE_MAX_LEN];
-    long long deadline = now_ms() + timeout_ms;
+    long long deadline = subprocess_now_ms() + timeout_ms;
     for (;;) {
         int got = read_line_by(e, deadline, line, sizeof line);
         if (got == 0) {
