@@ -20,15 +20,16 @@
         uint8_t keep[N]; /* rights (bit per slot) that survive a move from or to a square */       \
     } Castling##N;                                                                                 \
     typedef struct Board##N {                                                                      \
+        /* What move generation reads comes first: perft's last ply copies only this part. */      \
         BBT by_type[TYPE_NB]; /* [NO_TYPE] holds every occupied square */                          \
         BBT by_color[2];                                                                           \
-        u128 key; /* Zobrist key: two independent 64-bit keys */                                   \
-        Piece sq[N];                                                                               \
         BBT ep; /* en passant target squares (two after two Marseillais double steps) */           \
         uint8_t side;                                                                              \
         uint8_t rights; /* castling rights, bit per slot */                                        \
         uint8_t king[2];                                                                           \
         uint16_t halfmove, fullmove;                                                               \
+        u128 key; /* Zobrist key: two independent 64-bit keys */                                   \
+        Piece sq[N];                                                                               \
     } Board##N;
 
 DECLARE_BOARD(64, uint64_t)
