@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The lock-free perft table. Each entry is four relaxed atomic words: the key's halves each
- * XORed with the count, the count, and the depth (used only to choose what to replace). A probe
- * reads the count and checks both XORed words against it; a torn entry, mixed from two writers,
- * passes only if its words happen to satisfy both 64-bit equations. The depth is folded into the
- * key so that one position's counts at different depths never match each other. */
+/* The lock-free perft table. Each entry is two relaxed atomic words: the count with the depth in
+ * its low byte, and the key's high half XORed with that word. The key's low half picks the
+ * bucket. A probe checks the XOR against the key: a torn entry, mixed from two writers, passes
+ * only if its words happen to satisfy that 64-bit equation. The depth is folded into the key so
+ * that one position's counts at different depths never match each other; the depth byte is
+ * there to choose what to replace. */
 #define _DEFAULT_SOURCE /* mmap, madvise */
 
 #include "perft_tt.h"
@@ -15,13 +16,14 @@
 #endif
 
 typedef struct Entry {
-    _Atomic uint64_t lo, hi, count, depth;
+    _Atomic uint64_t check, data; /* key high half ^ data; count << 8 | depth */
 } Entry;
 
-/* Two entries per bucket: one 64-byte cache line. */
+/* Four entries per bucket: one 64-byte cache line. */
+#define WAYS 4
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "the table needs lock-free 64-bit atomics");
 typedef struct Bucket {
-    Entry e[2];
+    Entry e[WAYS];
 } Bucket;
 
 struct PerftTT {
@@ -105,47 +107,36 @@ bool perft_tt_probe(const PerftTT *tt, u128 key, int depth, uint64_t *count)
     u128 k = salted(key, depth);
     uint64_t lo = (uint64_t)k, hi = (uint64_t)(k >> 64);
     const Bucket *b = &tt->buckets[lo & tt->mask];
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < WAYS; i++) {
         const Entry *e = &b->e[i];
-        uint64_t c = atomic_load_explicit(&e->count, memory_order_relaxed);
-        if ((atomic_load_explicit(&e->lo, memory_order_relaxed) ^ c) == lo &&
-            (atomic_load_explicit(&e->hi, memory_order_relaxed) ^ c) == hi) {
-            *count = c;
+        uint64_t data = atomic_load_explicit(&e->data, memory_order_relaxed);
+        if (data && (atomic_load_explicit(&e->check, memory_order_relaxed) ^ data) == hi) {
+            *count = data >> 8;
             return true;
         }
     }
     return false;
 }
 
-static void write_entry(Entry *e, uint64_t lo, uint64_t hi, uint64_t count, uint64_t depth)
-{
-    atomic_store_explicit(&e->count, count, memory_order_relaxed);
-    atomic_store_explicit(&e->lo, lo, memory_order_relaxed);
-    atomic_store_explicit(&e->hi, hi, memory_order_relaxed);
-    atomic_store_explicit(&e->depth, depth, memory_order_relaxed);
-}
-
-/* A racing writer may tear the copy: the probe's check rejects such an entry. */
-static void copy_entry(Entry *to, const Entry *from)
-{
-    write_entry(to, atomic_load_explicit(&from->lo, memory_order_relaxed),
-                atomic_load_explicit(&from->hi, memory_order_relaxed),
-                atomic_load_explicit(&from->count, memory_order_relaxed),
-                atomic_load_explicit(&from->depth, memory_order_relaxed));
-}
-
+/* The shallowest entry of the bucket gives way (an empty one has depth 0): deep counts save the
+ * most work and stay. A count too large for 56 bits is not stored. */
 void perft_tt_store(PerftTT *tt, u128 key, int depth, uint64_t count)
 {
+    if (count >> 56)
+        return;
     u128 k = salted(key, depth);
     uint64_t lo = (uint64_t)k, hi = (uint64_t)(k >> 64);
     Bucket *b = &tt->buckets[lo & tt->mask];
-    /* The first entry keeps the deepest count seen (it saves the most work) and hands what it
-     * held down to the second; the second takes whatever comes otherwise, so recent shallow
-     * counts are kept too. */
-    Entry *e = &b->e[1];
-    if ((uint64_t)depth >= atomic_load_explicit(&b->e[0].depth, memory_order_relaxed)) {
-        copy_entry(&b->e[1], &b->e[0]);
-        e = &b->e[0];
+    Entry *victim = &b->e[0];
+    uint64_t shallowest = 256;
+    for (int i = 0; i < WAYS; i++) {
+        uint64_t d = atomic_load_explicit(&b->e[i].data, memory_order_relaxed) & 255;
+        if (d < shallowest) {
+            shallowest = d;
+            victim = &b->e[i];
+        }
     }
-    write_entry(e, lo ^ count, hi ^ count, count, (uint64_t)depth);
+    uint64_t data = count << 8 | (uint64_t)(depth & 255);
+    atomic_store_explicit(&victim->data, data, memory_order_relaxed);
+    atomic_store_explicit(&victim->check, hi ^ data, memory_order_relaxed);
 }
