@@ -298,8 +298,9 @@ static void test_errors(void **state)
 }
 
 /* --estimate: exact when the count is cheap, else extrapolated from the exact levels (here within
- * a factor of two of the published Capablanca perft 6, 1,015,802,437); a hash table larger than
- * the machine's memory is refused before anything is allocated. */
+ * a factor of two of the published Capablanca perft 6, 1,015,802,437), with a table timed on
+ * smaller levels with the table scaled down; a hash table larger than the machine's memory is
+ * refused before anything is allocated. */
 static void test_estimate(void **state)
 {
     (void)state;
@@ -316,6 +317,14 @@ static void test_estimate(void **state)
     if (!(nodes > 0.5 * 1015802437.0 && nodes < 2.0 * 1015802437.0))
         fail_msg("estimate %g for Capablanca perft 6 (1015802437): %s", nodes, r.out);
     assert_non_null(strstr(r.out, "on 1 thread at"));
+    run_free(&r);
+    /* With a table the time comes from two smaller levels counted with a table scaled down. */
+    r = run("perft", "--variant", "capablanca", "--startpos", "--depth", "7", "--hash", "64",
+            "--threads", "2", "--estimate", NULL);
+    assert_int_equal(r.status, 0);
+    if (!strstr(r.out, "perft 7 with a 64 MB table: roughly ") || !strstr(r.out, "on 2 threads") ||
+        !strstr(r.out, "perft 5 with 0.1 MB in ") || !strstr(r.out, "perft 6 with 1.8 MB in "))
+        fail_msg("no table estimate: %s", r.out);
     run_free(&r);
     expect_error("more than this machine's memory", "perft", "--startpos", "--depth", "1", "--hash",
                  "4000000", NULL);

@@ -56,8 +56,9 @@ void perft_usage(FILE *out)
           "                   checks, discovered and double checks, checkmates (and one- and\n"
           "                   two-movement turns); slower, not with --divide\n"
           "  --estimate       print how many nodes and how long (counting the first levels\n"
-          "                   exactly and extrapolating), count nothing more. A count\n"
-          "                   estimated at over an hour says so on stderr before it starts\n"
+          "                   exactly and extrapolating; with --hash, timing two smaller\n"
+          "                   levels with the table scaled down), count nothing more. A\n"
+          "                   count estimated at over an hour says so on stderr first\n"
           "\n"
           "Distributed jobs (also under mpiexec or srun, one process without them):\n"
           "  --out FILE       count in work units and write the result and checkpoint to the\n"
@@ -247,10 +248,13 @@ int perft_command(int argc, char **argv)
     if (estimate) {
         Position p;
         position_from_setup(&p, &s);
-        char text[512];
-        estimate_perft_text(&p, &rules, depth,
-                            run.threads > 0 ? run.threads : omp_get_max_threads(), text,
-                            sizeof text);
+        char text[768];
+        const int threads = run.threads > 0 ? run.threads : omp_get_max_threads();
+        if (run.hash_bytes)
+            estimate_perft_table_text(&p, &rules, depth, threads, run.hash_bytes, text,
+                                      sizeof text);
+        else
+            estimate_perft_text(&p, &rules, depth, threads, text, sizeof text);
         printf("%s\n", text);
         return 0;
     }

@@ -4,10 +4,12 @@
 
 #include "estimate.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "perft.h"
 #include "turn.h"
 
 /* Carrera's engine per thread (scripts/bench-match: about 300,000 nodes a game at 2000 nodes per
@@ -15,6 +17,11 @@
 #define ENGINE_NODES_PER_SECOND 1.0e6
 #define DOUBLE_MOVE_SLOWDOWN    20.0
 #define EXACT_NODES_MAX         2.0e6
+/* With a table, the deepest level below the request of at most this many nodes is counted with
+ * the table scaled down by the tree's growth (a Capablanca perft 7 with 13 MB for a perft 9 with
+ * 16 GB: about 30 s on 2 threads), and the level below it the same way. */
+#define REPLICA_NODES_MAX 6.0e10
+#define REPLICA_TABLE_MIN ((size_t)64 << 10)
 
 static double seconds_now(void)
 {
@@ -134,6 +141,64 @@ void estimate_perft_text(const Position *p, const Rules *r, int depth, int threa
              "counting make deep levels faster)",
              depth, e.nodes, e.exact_depth, e.exact, e.per_ply, when, threads,
              threads == 1 ? "" : "s", e.rate / 1e6);
+}
+
+/* Wall seconds of a threaded perft with a table of bytes, or -1 when memory ran out. */
+static double timed_perft(const Position *p, const Rules *r, int depth, int threads, size_t bytes)
+{
+    PerftJob job = {
+        .root = p, .rules = *r, .depth = depth, .threads = threads, .hash_bytes = bytes
+    };
+    PerftResult res;
+    double t0 = seconds_now();
+    if (perft_job_run(&job, &res) != 0)
+        return -1;
+    perft_result_free(&res);
+    return seconds_now() - t0;
+}
+
+static size_t scaled_table(size_t bytes, double factor)
+{
+    double b = (double)bytes / factor;
+    return b > (double)REPLICA_TABLE_MIN ? (size_t)b : REPLICA_TABLE_MIN;
+}
+
+void estimate_perft_table_text(const Position *p, const Rules *r, int depth, int threads,
+                               size_t hash_bytes, char *out, size_t len)
+{
+    PerftEstimate e;
+    estimate_perft(p, r, depth, depth, &e);
+    if (e.exact_depth == depth || e.per_ply <= 1) {
+        estimate_perft_text(p, r, depth, threads, out, len);
+        return;
+    }
+    /* The replicas: levels d - 1 and d, each with the table scaled down by the growth of the
+     * plies still above it, so that the table is as full as it will be in the real run. */
+    int d = e.exact_depth;
+    double nodes = e.exact;
+    while (d + 1 < depth && nodes * e.per_ply <= REPLICA_NODES_MAX) {
+        d++;
+        nodes *= e.per_ply;
+    }
+    const size_t small = scaled_table(hash_bytes, pow(e.per_ply, depth - d + 1)),
+                 large = scaled_table(hash_bytes, pow(e.per_ply, depth - d));
+    const double t_small = d >= 3 ? timed_perft(p, r, d - 1, threads, small) : -1;
+    const double t_large = t_small > 0 ? timed_perft(p, r, d, threads, large) : -1;
+    if (t_small < 0.05 || t_large <= t_small) {
+        estimate_perft_text(p, r, depth, threads, out, len);
+        return;
+    }
+    const double growth = t_large / t_small;
+    char when[64];
+    estimate_duration_text(t_large * pow(growth, depth - d), when, sizeof when);
+    snprintf(
+        out, len,
+        "perft %d with a %zu MB table: roughly %s on %d thread%s (about %.2g nodes; timed with "
+        "the table scaled down as the tree: perft %d with %.1f MB in %.2f s, perft %d with "
+        "%.1f MB in %.2f s, x %.1f a ply; a large table's slower probes can add a tenth or "
+        "more)",
+        depth, hash_bytes >> 20, when, threads, threads == 1 ? "" : "s", e.nodes, d - 1,
+        (double)small / (1 << 20), t_small, d, (double)large / (1 << 20), t_large, growth);
 }
 
 void estimate_note_perft(const Position *p, const Rules *r, int depth, int threads, int ranks,
