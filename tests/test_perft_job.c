@@ -105,7 +105,7 @@ static void double_move_rules(void **state)
 }
 
 /* The table alone: what is stored is found, a different depth or key is not, and a full bucket
- * keeps the deeper entries. */
+ * (four entries) gives way at its shallowest entry. */
 static void table_entries(void **state)
 {
     (void)state;
@@ -115,6 +115,7 @@ static void table_entries(void **state)
     uint64_t c = 0;
     u128 k1 = ((u128)0x0123456789abcdefull << 64) | 0xfedcba9876543210ull;
     u128 k2 = k1 ^ ((u128)1 << 64); /* same slot, other verification half */
+    u128 k3 = k1 ^ ((u128)2 << 64), k4 = k1 ^ ((u128)3 << 64), k5 = k1 ^ ((u128)4 << 64);
     assert_false(perft_tt_probe(tt, k1, 3, &c));
     perft_tt_store(tt, k1, 3, 12345);
     assert_true(perft_tt_probe(tt, k1, 3, &c));
@@ -122,11 +123,18 @@ static void table_entries(void **state)
     assert_false(perft_tt_probe(tt, k1, 4, &c));
     assert_false(perft_tt_probe(tt, k2, 3, &c));
     perft_tt_store(tt, k2, 5, 777);
+    perft_tt_store(tt, k3, 4, 888);
+    perft_tt_store(tt, k4, 6, (uint64_t)1 << 50); /* large counts are kept whole */
     assert_true(perft_tt_probe(tt, k2, 5, &c) && c == 777);
     assert_true(perft_tt_probe(tt, k1, 3, &c) && c == 12345);
-    perft_tt_store(tt, k1 ^ 2, 2, 1); /* replaces the shallower (depth 3) entry */
+    assert_true(perft_tt_probe(tt, k4, 6, &c) && c == (uint64_t)1 << 50);
+    perft_tt_store(tt, k5, 2, 1); /* the bucket is full: replaces the shallowest (depth 3) */
     assert_false(perft_tt_probe(tt, k1, 3, &c));
+    assert_true(perft_tt_probe(tt, k5, 2, &c) && c == 1);
     assert_true(perft_tt_probe(tt, k2, 5, &c) && c == 777);
+    assert_true(perft_tt_probe(tt, k3, 4, &c) && c == 888);
+    perft_tt_store(tt, k1, 7, (uint64_t)1 << 56); /* too large for an entry: not stored */
+    assert_false(perft_tt_probe(tt, k1, 7, &c));
     perft_tt_free(tt);
     tt = perft_tt_new((size_t)100 << 20);
     assert_non_null(tt);
