@@ -124,23 +124,29 @@ int estimate_check_memory(size_t bytes, const char *what, char *err, size_t errl
     return -1;
 }
 
+/* The line for an estimate already made. */
+static void perft_text(const PerftEstimate *e, int depth, int threads, char *out, size_t len)
+{
+    if (e->exact_depth == depth) {
+        snprintf(out, len, "perft %d: %.0f nodes exactly (counted just now)", depth, e->exact);
+        return;
+    }
+    char when[64];
+    estimate_duration_text(e->nodes / (e->rate * (threads > 0 ? threads : 1)), when, sizeof when);
+    snprintf(out, len,
+             "perft %d: about %.2g nodes (perft %d = %.0f exactly, x %.1f a ply), roughly %s on "
+             "%d thread%s at %.0f Mn/s each (measured on the small levels; a hash table and bulk "
+             "counting make deep levels faster)",
+             depth, e->nodes, e->exact_depth, e->exact, e->per_ply, when, threads,
+             threads == 1 ? "" : "s", e->rate / 1e6);
+}
+
 void estimate_perft_text(const Position *p, const Rules *r, int depth, int threads, char *out,
                          size_t len)
 {
     PerftEstimate e;
     estimate_perft(p, r, depth, depth, &e);
-    if (e.exact_depth == depth) {
-        snprintf(out, len, "perft %d: %.0f nodes exactly (counted just now)", depth, e.exact);
-        return;
-    }
-    char when[64];
-    estimate_duration_text(e.nodes / (e.rate * (threads > 0 ? threads : 1)), when, sizeof when);
-    snprintf(out, len,
-             "perft %d: about %.2g nodes (perft %d = %.0f exactly, x %.1f a ply), roughly %s on "
-             "%d thread%s at %.0f Mn/s each (measured on the small levels; a hash table and bulk "
-             "counting make deep levels faster)",
-             depth, e.nodes, e.exact_depth, e.exact, e.per_ply, when, threads,
-             threads == 1 ? "" : "s", e.rate / 1e6);
+    perft_text(&e, depth, threads, out, len);
 }
 
 /* Wall seconds of a threaded perft with a table of bytes, or -1 when memory ran out. */
@@ -169,7 +175,7 @@ void estimate_perft_table_text(const Position *p, const Rules *r, int depth, int
     PerftEstimate e;
     estimate_perft(p, r, depth, depth, &e);
     if (e.exact_depth == depth || e.per_ply <= 1) {
-        estimate_perft_text(p, r, depth, threads, out, len);
+        perft_text(&e, depth, threads, out, len);
         return;
     }
     /* The replicas: levels d - 1 and d, each with the table scaled down by the growth of the
@@ -185,7 +191,7 @@ void estimate_perft_table_text(const Position *p, const Rules *r, int depth, int
     const double t_small = d >= 3 ? timed_perft(p, r, d - 1, threads, small) : -1;
     const double t_large = t_small > 0 ? timed_perft(p, r, d, threads, large) : -1;
     if (t_small < 0.05 || t_large <= t_small) {
-        estimate_perft_text(p, r, depth, threads, out, len);
+        perft_text(&e, depth, threads, out, len);
         return;
     }
     const double growth = t_large / t_small;
