@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "files.h"
 #include "move.h"
 #include "position.h"
 #include "run.h"
@@ -299,8 +300,8 @@ static void test_errors(void **state)
 
 /* --estimate: exact when the count is cheap, else extrapolated from the exact levels (here within
  * a factor of two of the published Capablanca perft 6, 1,015,802,437), with a table timed on
- * smaller levels with the table scaled down; a hash table larger than the machine's memory is
- * refused before anything is allocated. */
+ * smaller levels with the table scaled down (so does check-config of a job file with hash_mb); a
+ * hash table larger than the machine's memory is refused before anything is allocated. */
 static void test_estimate(void **state)
 {
     (void)state;
@@ -325,6 +326,18 @@ static void test_estimate(void **state)
     if (!strstr(r.out, "perft 7 with a 64 MB table: roughly ") || !strstr(r.out, "on 2 threads") ||
         !strstr(r.out, "perft 5 with 0.1 MB in ") || !strstr(r.out, "perft 6 with 1.8 MB in "))
         fail_msg("no table estimate: %s", r.out);
+    run_free(&r);
+    /* check-config of a job file with a table gives the same timed estimate. */
+    char job[1024];
+    snprintf(job, sizeof job, "%s/table.ini", scratch_dir);
+    const char *text = "[perft]\nvariant = capablanca\nposition = startpos\ndepth = 7\n"
+                       "threads = 2\nhash_mb = 64\n";
+    write_bytes(job, text, strlen(text));
+    r = run("check-config", job, NULL);
+    assert_int_equal(r.status, 0);
+    if (!strstr(r.out, "perft 7 with a 64 MB table: roughly ") || !strstr(r.out, "on 2 threads") ||
+        !strstr(r.out, "perft 6 with 1.8 MB in "))
+        fail_msg("no table estimate from check-config: %s", r.out);
     run_free(&r);
     expect_error("more than this machine's memory", "perft", "--startpos", "--depth", "1", "--hash",
                  "4000000", NULL);
@@ -477,5 +490,5 @@ int main(void)
         cmocka_unit_test(test_uci_eof_quits), cmocka_unit_test(test_estimate),
     };
     // clang-format on
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }

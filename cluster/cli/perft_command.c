@@ -293,7 +293,7 @@ int perft_command(int argc, char **argv)
     Position p;
     position_from_setup(&p, &s);
     estimate_note_perft(&p, &rules, depth, run.threads > 0 ? run.threads : omp_get_max_threads(), 1,
-                        false);
+                        run.hash_bytes > 0, false);
     if (stats) {
         if (divide || unit == UNIT_MOVEMENT)
             return cli_error("--stats counts by turn and cannot divide: drop --divide and --unit");

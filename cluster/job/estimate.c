@@ -208,7 +208,7 @@ void estimate_perft_table_text(const Position *p, const Rules *r, int depth, int
 }
 
 void estimate_note_perft(const Position *p, const Rules *r, int depth, int threads, int ranks,
-                         bool with_output)
+                         bool with_table, bool with_output)
 {
     /* never the requested depth itself: the run is about to count it */
     PerftEstimate e;
@@ -221,9 +221,12 @@ void estimate_note_perft(const Position *p, const Rules *r, int depth, int threa
     estimate_duration_text(seconds, when, sizeof when);
     fprintf(stderr,
             "carrera: note: perft %d is about %.2g nodes (perft %d = %.0f, x %.1f a ply): roughly "
-            "%s on %d thread%s x %d rank%s. %s\n",
+            "%s on %d thread%s x %d rank%s%s. %s\n",
             depth, e.nodes, e.exact_depth, e.exact, e.per_ply, when, threads,
             threads == 1 ? "" : "s", ranks, ranks == 1 ? "" : "s",
+            with_table ? " without a table (the table makes it many times faster: --estimate "
+                         "with the same --hash times it)"
+                       : "",
             with_output ? "It checkpoints to its result file: --resume continues it."
                         : "Nothing is kept if it is stopped: --out FILE checkpoints it.");
 }

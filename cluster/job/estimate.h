@@ -48,10 +48,11 @@ size_t estimate_memory_bytes(void);
 int estimate_check_memory(size_t bytes, const char *what, char *err, size_t errlen);
 
 /* The notes printed before a long request starts (stderr), when its estimate passes
- * ESTIMATE_NOTE_SECONDS: for perft of p to depth on threads x ranks (with_output: it has a
- * checkpoint to resume from), for a match on threads in all. */
+ * ESTIMATE_NOTE_SECONDS: for perft of p to depth on threads x ranks (with_table: the estimate,
+ * made without one, says so; with_output: it has a checkpoint to resume from), for a match on
+ * threads in all. */
 void estimate_note_perft(const Position *p, const Rules *r, int depth, int threads, int ranks,
-                         bool with_output);
+                         bool with_table, bool with_output);
 void estimate_note_match(const MatchConfig *c, int threads, int ranks);
 
 /* One line describing the estimate (for --estimate and check-config), e.g. "perft 7: about

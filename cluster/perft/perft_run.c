@@ -175,7 +175,7 @@ int perft_run(const PerftRun *job)
 
     Position root;
     position_from_setup(&root, &job->setup);
-    estimate_note_perft(&root, &job->rules, job->depth, threads, ranks, true);
+    estimate_note_perft(&root, &job->rules, job->depth, threads, ranks, job->hash_bytes > 0, true);
     size_t done_before = 0;
     for (size_t i = 0; i < split.n_units; i++)
         done_before += split.units[i].nodes != UNIT_NOT_DONE;
