@@ -102,6 +102,11 @@ static u128 salted(u128 key, int depth)
     return key ^ salt;
 }
 
+void perft_tt_prefetch(const PerftTT *tt, u128 key, int depth)
+{
+    __builtin_prefetch(&tt->buckets[(uint64_t)salted(key, depth) & tt->mask]);
+}
+
 bool perft_tt_probe(const PerftTT *tt, u128 key, int depth, uint64_t *count)
 {
     u128 k = salted(key, depth);

@@ -20,7 +20,10 @@ size_t perft_tt_bytes(const PerftTT *tt);
 /* Whether a count for (key, depth) is stored; if so *count receives it. */
 bool perft_tt_probe(const PerftTT *tt, u128 key, int depth, uint64_t *count);
 
-/* Stores a count, replacing the shallower of the two entries of its bucket. */
+/* Starts loading the bucket of (key, depth) into the cache, for a probe a little later. */
+void perft_tt_prefetch(const PerftTT *tt, u128 key, int depth);
+
+/* Stores a count, replacing the shallowest of the four entries of its bucket. */
 void perft_tt_store(PerftTT *tt, u128 key, int depth, uint64_t count);
 
 #endif
