@@ -94,7 +94,7 @@ int perft_job_run(const PerftJob *job, PerftResult *out)
         if (!expand(&units, &job->rules))
             goto oom;
     if (job->hash_bytes > 0) {
-        tt = perft_tt_new(job->hash_bytes);
+        tt = perft_tt_new_spread(job->hash_bytes, job->hash_span);
         if (!tt)
             goto oom;
         out->hash_bytes = perft_tt_bytes(tt);
@@ -102,6 +102,7 @@ int perft_job_run(const PerftJob *job, PerftResult *out)
 
     PerftProgress progress = { 0, units.n, 0 };
     const Rules rules = job->rules;
+    const double start = omp_get_wtime();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (size_t i = 0; i < units.n; i++) {
         const Unit *u = &units.v[i];
@@ -116,6 +117,7 @@ int perft_job_run(const PerftJob *job, PerftResult *out)
                 job->progress(&progress, job->progress_ctx);
         }
     }
+    out->seconds = omp_get_wtime() - start;
     for (size_t i = 0; i < out->n_root; i++)
         out->nodes += out->root[i].nodes;
     out->units = units.n;

@@ -24,6 +24,7 @@ typedef struct PerftJob {
     size_t hash_bytes; /* 0: no transposition table */
     PerftProgressFn progress;
     void *progress_ctx;
+    size_t hash_span; /* above hash_bytes: the table spread over this much memory (--estimate) */
 } PerftJob;
 
 typedef struct PerftRootCount {
@@ -37,6 +38,7 @@ typedef struct PerftResult {
     size_t n_root;
     size_t units;      /* how many subtrees the threads shared */
     size_t hash_bytes; /* memory the table really used (0 without one) */
+    double seconds;    /* wall time of the counting, the set-up of units and table excluded */
 } PerftResult;
 
 /* Runs the job. Returns 0, or -1 when memory for the work units or the table runs out. */

@@ -30,7 +30,8 @@ struct PerftTT {
     Bucket *buckets; /* aligned inside memory */
     void *memory;
     size_t mapped; /* bytes mapped with mmap, 0 when memory came from calloc */
-    size_t mask;
+    size_t n;      /* buckets */
+    size_t stride; /* bucket i is at buckets[i * stride] */
 };
 
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -62,23 +63,34 @@ static bool allocate(PerftTT *tt, size_t n)
     return tt->memory != NULL;
 }
 
-PerftTT *perft_tt_new(size_t bytes)
+/* How many buckets fit in bytes (at least one). */
+static size_t buckets_in(size_t bytes)
 {
-    size_t n = 1;
-    while (n * 2 * sizeof(Bucket) <= bytes)
-        n *= 2;
+    return bytes >= sizeof(Bucket) ? bytes / sizeof(Bucket) : 1;
+}
+
+PerftTT *perft_tt_new_spread(size_t bytes, size_t span)
+{
+    const size_t n = buckets_in(bytes), stride = span > bytes ? buckets_in(span) / n : 1,
+                 slots = (n - 1) * stride + 1;
     PerftTT *tt = malloc(sizeof *tt);
     if (!tt)
         return NULL;
     /* Zero bytes are empty entries (depth 0 is never stored): lock-free 64-bit atomics are
      * plain words, so zero bytes are zero values. */
-    if (!allocate(tt, n)) {
+    if (!allocate(tt, slots)) {
         free(tt);
         return NULL;
     }
-    tt->mask = n - 1;
+    tt->n = n;
+    tt->stride = stride;
+    if (stride > 1) /* the pages are mapped now, not while the table is being timed */
+        for (size_t i = 0; i < n; i++)
+            atomic_store_explicit(&tt->buckets[i * stride].e[0].data, 0, memory_order_relaxed);
     return tt;
 }
+
+PerftTT *perft_tt_new(size_t bytes) { return perft_tt_new_spread(bytes, bytes); }
 
 void perft_tt_free(PerftTT *tt)
 {
@@ -92,7 +104,14 @@ void perft_tt_free(PerftTT *tt)
     free(tt);
 }
 
-size_t perft_tt_bytes(const PerftTT *tt) { return (tt->mask + 1) * sizeof(Bucket); }
+size_t perft_tt_bytes(const PerftTT *tt) { return tt->n * sizeof(Bucket); }
+
+/* The bucket of a key's low half: its place among n by a multiplication, so that n need not be
+ * a power of two and a table uses all the memory it was given. */
+static inline Bucket *bucket_of(const PerftTT *tt, uint64_t lo)
+{
+    return &tt->buckets[(size_t)(((u128)lo * tt->n) >> 64) * tt->stride];
+}
 
 static u128 salted(u128 key, int depth)
 {
@@ -104,14 +123,14 @@ static u128 salted(u128 key, int depth)
 
 void perft_tt_prefetch(const PerftTT *tt, u128 key, int depth)
 {
-    __builtin_prefetch(&tt->buckets[(uint64_t)salted(key, depth) & tt->mask]);
+    __builtin_prefetch(bucket_of(tt, (uint64_t)salted(key, depth)));
 }
 
 bool perft_tt_probe(const PerftTT *tt, u128 key, int depth, uint64_t *count)
 {
     u128 k = salted(key, depth);
     uint64_t lo = (uint64_t)k, hi = (uint64_t)(k >> 64);
-    const Bucket *b = &tt->buckets[lo & tt->mask];
+    const Bucket *b = bucket_of(tt, lo);
     for (int i = 0; i < WAYS; i++) {
         const Entry *e = &b->e[i];
         uint64_t data = atomic_load_explicit(&e->data, memory_order_relaxed);
@@ -131,7 +150,7 @@ void perft_tt_store(PerftTT *tt, u128 key, int depth, uint64_t count)
         return;
     u128 k = salted(key, depth);
     uint64_t lo = (uint64_t)k, hi = (uint64_t)(k >> 64);
-    Bucket *b = &tt->buckets[lo & tt->mask];
+    Bucket *b = bucket_of(tt, lo);
     Entry *victim = &b->e[0];
     uint64_t shallowest = 256;
     for (int i = 0; i < WAYS; i++) {

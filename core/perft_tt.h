@@ -12,6 +12,13 @@ typedef struct PerftTT PerftTT;
 
 /* A table of at most bytes bytes (at least one bucket); NULL when memory runs out. */
 PerftTT *perft_tt_new(size_t bytes);
+
+/* A table of at most bytes bytes whose buckets lie evenly spread over span bytes of memory, each
+ * written once here: its probes miss the caches and the address translation as those of a table
+ * of span bytes do, at a small table's rate of hits. What --estimate counts a small tree with, to
+ * time a large table. span no larger than bytes gives perft_tt_new's table; NULL when memory
+ * runs out. */
+PerftTT *perft_tt_new_spread(size_t bytes, size_t span);
 void perft_tt_free(PerftTT *tt);
 
 /* The number of bytes the table really uses. */

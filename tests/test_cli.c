@@ -300,7 +300,8 @@ static void test_errors(void **state)
 
 /* --estimate: exact when the count is cheap, else extrapolated from the exact levels (here within
  * a factor of two of the published Capablanca perft 6, 1,015,802,437), with a table timed on
- * smaller levels with the table scaled down (so does check-config of a job file with hash_mb); a
+ * smaller levels with the table scaled down to the byte and spread over the table's memory (so
+ * does check-config of a job file with hash_mb); a
  * hash table larger than the machine's memory is refused before anything is allocated. */
 static void test_estimate(void **state)
 {
@@ -324,7 +325,7 @@ static void test_estimate(void **state)
             "--threads", "2", "--estimate", NULL);
     assert_int_equal(r.status, 0);
     if (!strstr(r.out, "perft 7 with a 64 MB table: roughly ") || !strstr(r.out, "on 2 threads") ||
-        !strstr(r.out, "perft 5 with 0.1 MB in ") || !strstr(r.out, "perft 6 with 1.8 MB in "))
+        !strstr(r.out, "perft 5 with 0.0625 MB in ") || !strstr(r.out, "perft 6 with 1.79 MB in "))
         fail_msg("no table estimate: %s", r.out);
     run_free(&r);
     /* check-config of a job file with a table gives the same timed estimate. */
@@ -336,7 +337,7 @@ static void test_estimate(void **state)
     r = run("check-config", job, NULL);
     assert_int_equal(r.status, 0);
     if (!strstr(r.out, "perft 7 with a 64 MB table: roughly ") || !strstr(r.out, "on 2 threads") ||
-        !strstr(r.out, "perft 6 with 1.8 MB in "))
+        !strstr(r.out, "perft 6 with 1.79 MB in "))
         fail_msg("no table estimate from check-config: %s", r.out);
     run_free(&r);
     expect_error("more than this machine's memory", "perft", "--startpos", "--depth", "1", "--hash",

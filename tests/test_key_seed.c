@@ -89,9 +89,11 @@ static void count_in_child(uint64_t seed, int fd)
         Position p;
         position_of((int)i, &p);
         c.key[i] = position_key128(&p);
-        PerftJob job = {
-            &p, { CASES[i].turns, EP_CLASSIC }, CASES[i].depth, 2, 1 << 20, NULL, NULL
-        };
+        PerftJob job = { .root = &p,
+                         .rules = { CASES[i].turns, EP_CLASSIC },
+                         .depth = CASES[i].depth,
+                         .threads = 2,
+                         .hash_bytes = 1 << 20 };
         PerftResult res;
         if (perft_job_run(&job, &res) != 0)
             exit(4);

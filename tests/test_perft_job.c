@@ -17,8 +17,10 @@
 #include "perft.h"
 
 static const int THREADS[] = { 1, 2, 3 };
-/* No table, one 64-byte bucket (constant collisions), a small and a roomy table. */
-static const size_t HASH[] = { 0, 64, 1 << 16, 1 << 24 };
+/* No table, one 64-byte bucket (constant collisions), a small and a roomy table, and the small
+ * one spread over the roomy one's memory, as --estimate times a large table. */
+static const size_t HASH[] = { 0, 64, 1 << 16, 1 << 24, 1 << 16 };
+static const size_t SPAN[] = { 0, 0, 0, 0, 1 << 24 };
 
 static void position_of(const char *variant, const char *fen, const Rules *r, Position *p)
 {
@@ -40,7 +42,12 @@ static void check_all_configurations(const Position *p, const Rules *r, int dept
     assert_true(position_turns(p, r, &turns));
     for (size_t t = 0; t < sizeof THREADS / sizeof THREADS[0]; t++)
         for (size_t h = 0; h < sizeof HASH / sizeof HASH[0]; h++) {
-            PerftJob job = { p, *r, depth, THREADS[t], HASH[h], NULL, NULL };
+            PerftJob job = { .root = p,
+                             .rules = *r,
+                             .depth = depth,
+                             .threads = THREADS[t],
+                             .hash_bytes = HASH[h],
+                             .hash_span = SPAN[h] };
             PerftResult res;
             assert_int_equal(perft_job_run(&job, &res), 0);
             if (res.nodes != want)
@@ -139,6 +146,20 @@ static void table_entries(void **state)
     tt = perft_tt_new((size_t)100 << 20);
     assert_non_null(tt);
     assert_true(perft_tt_bytes(tt) <= (size_t)100 << 20 && perft_tt_bytes(tt) > (size_t)50 << 20);
+    perft_tt_free(tt);
+    /* Spread over 1 MB, two buckets keep their size and their entries apart. */
+    tt = perft_tt_new_spread(128, (size_t)1 << 20);
+    assert_non_null(tt);
+    assert_int_equal(perft_tt_bytes(tt), 128);
+    u128 other = k1 ^ ((u128)1 << 63); /* the other bucket: the top bit of the low half */
+    perft_tt_store(tt, k1, 3, 11);
+    perft_tt_store(tt, other, 3, 22);
+    assert_true(perft_tt_probe(tt, k1, 3, &c) && c == 11);
+    assert_true(perft_tt_probe(tt, other, 3, &c) && c == 22);
+    for (int i = 0; i < 4; i++) /* four more in k1's bucket push it out, not other's */
+        perft_tt_store(tt, k1 ^ ((u128)(i + 1) << 64), 3, 1);
+    assert_false(perft_tt_probe(tt, k1, 3, &c));
+    assert_true(perft_tt_probe(tt, other, 3, &c) && c == 22);
     perft_tt_free(tt);
 }
 

@@ -76,7 +76,9 @@ static void test_cheap_values(void **state)
                 fail_msg("perft-tables.epd line %d: no D%d below D%d", e->line, d, e->max_depth);
             if (e->nodes[d] > max_nodes)
                 continue;
-            PerftJob job = { &p, r, d, 2, (size_t)16 << 20, NULL, NULL };
+            PerftJob job = {
+                .root = &p, .rules = r, .depth = d, .threads = 2, .hash_bytes = (size_t)16 << 20
+            };
             PerftResult res;
             assert_int_equal(perft_job_run(&job, &res), 0);
             if (res.nodes != e->nodes[d])

@@ -40,7 +40,7 @@ static void numbers_file(void **state)
         for (int d = 1; d <= e[i].max_depth; d++) {
             if (e[i].nodes[d] > max_nodes)
                 continue;
-            PerftJob job = { &p, r, d, 0, (size_t)64 << 20, NULL, NULL };
+            PerftJob job = { .root = &p, .rules = r, .depth = d, .hash_bytes = (size_t)64 << 20 };
             PerftResult res;
             assert_int_equal(perft_job_run(&job, &res), 0);
             if (res.nodes != e[i].nodes[d])

@@ -90,12 +90,9 @@ int check_config_command(int argc, char **argv)
         char estimate[768];
         position_from_setup(&p, &config.setup);
         const int threads = config.threads > 0 ? config.threads : omp_get_max_threads();
-        if (config.hash_mb > 0) /* timed with the table, as perft --estimate --hash does */
-            estimate_perft_table_text(&p, &config.rules, config.depth, threads,
-                                      (size_t)config.hash_mb << 20, estimate, sizeof estimate);
-        else
-            estimate_perft_text(&p, &config.rules, config.depth, threads, estimate,
-                                sizeof estimate);
+        /* timed with the job's table, as perft --estimate --hash does */
+        estimate_perft_text(&p, &config.rules, config.depth, threads, (size_t)config.hash_mb << 20,
+                            estimate, sizeof estimate);
         printf("%s: ok: %s; %s\n", config.file, summary, estimate);
         perft_config_free(&config);
     }

@@ -250,11 +250,7 @@ int perft_command(int argc, char **argv)
         position_from_setup(&p, &s);
         char text[768];
         const int threads = run.threads > 0 ? run.threads : omp_get_max_threads();
-        if (run.hash_bytes)
-            estimate_perft_table_text(&p, &rules, depth, threads, run.hash_bytes, text,
-                                      sizeof text);
-        else
-            estimate_perft_text(&p, &rules, depth, threads, text, sizeof text);
+        estimate_perft_text(&p, &rules, depth, threads, run.hash_bytes, text, sizeof text);
         printf("%s\n", text);
         return 0;
     }

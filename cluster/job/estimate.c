@@ -141,26 +141,24 @@ static void perft_text(const PerftEstimate *e, int depth, int threads, char *out
              threads == 1 ? "" : "s", e->rate / 1e6);
 }
 
-void estimate_perft_text(const Position *p, const Rules *r, int depth, int threads, char *out,
-                         size_t len)
+/* Wall seconds of a threaded perft's counting with a table of bytes spread over span bytes of
+ * memory, or -1 when memory ran out; *used receives the table's real size. */
+static double timed_perft(const Position *p, const Rules *r, int depth, int threads, size_t bytes,
+                          size_t span, size_t *used)
 {
-    PerftEstimate e;
-    estimate_perft(p, r, depth, depth, &e);
-    perft_text(&e, depth, threads, out, len);
-}
-
-/* Wall seconds of a threaded perft with a table of bytes, or -1 when memory ran out. */
-static double timed_perft(const Position *p, const Rules *r, int depth, int threads, size_t bytes)
-{
-    PerftJob job = {
-        .root = p, .rules = *r, .depth = depth, .threads = threads, .hash_bytes = bytes
-    };
+    PerftJob job = { .root = p,
+                     .rules = *r,
+                     .depth = depth,
+                     .threads = threads,
+                     .hash_bytes = bytes,
+                     .hash_span = span };
     PerftResult res;
-    double t0 = seconds_now();
     if (perft_job_run(&job, &res) != 0)
         return -1;
+    const double seconds = res.seconds;
+    *used = res.hash_bytes;
     perft_result_free(&res);
-    return seconds_now() - t0;
+    return seconds;
 }
 
 static size_t scaled_table(size_t bytes, double factor)
@@ -169,17 +167,19 @@ static size_t scaled_table(size_t bytes, double factor)
     return b > (double)REPLICA_TABLE_MIN ? (size_t)b : REPLICA_TABLE_MIN;
 }
 
-void estimate_perft_table_text(const Position *p, const Rules *r, int depth, int threads,
-                               size_t hash_bytes, char *out, size_t len)
+void estimate_perft_text(const Position *p, const Rules *r, int depth, int threads,
+                         size_t hash_bytes, char *out, size_t len)
 {
     PerftEstimate e;
     estimate_perft(p, r, depth, depth, &e);
-    if (e.exact_depth == depth || e.per_ply <= 1) {
+    if (hash_bytes == 0 || e.exact_depth == depth || e.per_ply <= 1) {
         perft_text(&e, depth, threads, out, len);
         return;
     }
     /* The replicas: levels d - 1 and d, each with the table scaled down by the growth of the
-     * plies still above it, so that the table is as full as it will be in the real run. */
+     * plies still above it, so that the table is as full as it will be in the real run, and
+     * spread over the real table's memory, so that each probe waits for memory as long: a small
+     * table packed together stays in the caches and its tree runs twice as fast a ply. */
     int d = e.exact_depth;
     double nodes = e.exact;
     while (d + 1 < depth && nodes * e.per_ply <= REPLICA_NODES_MAX) {
@@ -188,8 +188,11 @@ void estimate_perft_table_text(const Position *p, const Rules *r, int depth, int
     }
     const size_t small = scaled_table(hash_bytes, pow(e.per_ply, depth - d + 1)),
                  large = scaled_table(hash_bytes, pow(e.per_ply, depth - d));
-    const double t_small = d >= 3 ? timed_perft(p, r, d - 1, threads, small) : -1;
-    const double t_large = t_small > 0 ? timed_perft(p, r, d, threads, large) : -1;
+    size_t small_used = 0, large_used = 0;
+    const double t_small =
+        d >= 3 ? timed_perft(p, r, d - 1, threads, small, hash_bytes, &small_used) : -1;
+    const double t_large =
+        t_small > 0 ? timed_perft(p, r, d, threads, large, hash_bytes, &large_used) : -1;
     if (t_small < 0.05 || t_large <= t_small) {
         perft_text(&e, depth, threads, out, len);
         return;
@@ -200,11 +203,11 @@ void estimate_perft_table_text(const Position *p, const Rules *r, int depth, int
     snprintf(
         out, len,
         "perft %d with a %zu MB table: roughly %s on %d thread%s (about %.2g nodes; timed with "
-        "the table scaled down as the tree: perft %d with %.1f MB in %.2f s, perft %d with "
-        "%.1f MB in %.2f s, x %.1f a ply; a large table's slower probes can add a tenth or "
-        "more)",
+        "the table scaled down as the tree and spread over the same memory: perft %d with "
+        "%.3g MB in %.2f s, perft %d with %.3g MB in %.2f s, x %.1f a ply)",
         depth, hash_bytes >> 20, when, threads, threads == 1 ? "" : "s", e.nodes, d - 1,
-        (double)small / (1 << 20), t_small, d, (double)large / (1 << 20), t_large, growth);
+        (double)small_used / (1 << 20), t_small, d, (double)large_used / (1 << 20), t_large,
+        growth);
 }
 
 void estimate_note_perft(const Position *p, const Rules *r, int depth, int threads, int ranks,

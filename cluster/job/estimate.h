@@ -55,18 +55,17 @@ void estimate_note_perft(const Position *p, const Rules *r, int depth, int threa
                          bool with_table, bool with_output);
 void estimate_note_match(const MatchConfig *c, int threads, int ranks);
 
-/* One line describing the estimate (for --estimate and check-config), e.g. "perft 7: about
- * 4.1e+10 nodes (perft 5 = 4.9e+07 exactly, x 43.2 a ply), about 10 minutes on 2 threads". */
-void estimate_perft_text(const Position *p, const Rules *r, int depth, int threads, char *out,
-                         size_t len);
-/* The same for a perft with a table of hash_bytes: its time measured, not extrapolated from the
- * speed without a table. The two levels below the deepest affordable one (at most 6e10 nodes)
- * are counted on threads with the table scaled down by the tree's growth per ply, so that it is
- * as full as in the real run, and the time is extrapolated by their ratio. Takes about as long
- * as those two counts (half a minute for a Capablanca perft 9); falls back to
- * estimate_perft_text when the levels are too small to time. */
-void estimate_perft_table_text(const Position *p, const Rules *r, int depth, int threads,
-                               size_t hash_bytes, char *out, size_t len);
+/* One line describing the estimate of a perft of p to depth on threads (for --estimate and
+ * check-config). Without a table (hash_bytes 0) the count is extrapolated from the exact levels
+ * and the time from the speed, e.g. "perft 7: about 4.1e+10 nodes (perft 5 = 4.9e+07 exactly,
+ * x 43.2 a ply), about 10 minutes on 2 threads". With a table of hash_bytes the time is
+ * measured, not extrapolated from the speed without one: the two levels below the deepest
+ * affordable one (at most 6e10 nodes) are counted on threads with the table scaled down by the
+ * tree's growth per ply, so that it is as full as in the real run, and the time is extrapolated
+ * by their ratio. That takes about as long as those two counts (half a minute for a Capablanca
+ * perft 9); when the levels are too small to time it falls back to the estimate without one. */
+void estimate_perft_text(const Position *p, const Rules *r, int depth, int threads,
+                         size_t hash_bytes, char *out, size_t len);
 void estimate_match_text(const MatchConfig *c, int threads, char *out, size_t len);
 
 #endif

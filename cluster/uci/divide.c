@@ -114,7 +114,13 @@ int divide_print(FILE *out, const Position *p, const Rules *r, PerftUnit unit, i
     } else {
         Progress progress;
         progress_start(&progress, "perft", o->quiet);
-        PerftJob job = { p, *r, depth, o->threads, o->hash_bytes, progress_perft, &progress };
+        PerftJob job = { .root = p,
+                         .rules = *r,
+                         .depth = depth,
+                         .threads = o->threads,
+                         .hash_bytes = o->hash_bytes,
+                         .progress = progress_perft,
+                         .progress_ctx = &progress };
         PerftResult res;
         int rc = perft_job_run(&job, &res);
         progress_finish(&progress);
