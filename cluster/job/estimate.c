@@ -188,11 +188,15 @@ void estimate_perft_text(const Position *p, const Rules *r, int depth, int threa
     }
     const size_t small = scaled_table(hash_bytes, pow(e.per_ply, depth - d + 1)),
                  large = scaled_table(hash_bytes, pow(e.per_ply, depth - d));
+    /* At most half the machine's memory, for a check-config on a login node smaller than the
+     * job's: beyond the caches and the address translation's reach, more changes little. */
+    const size_t memory = estimate_memory_bytes(),
+                 span = memory && hash_bytes > memory / 2 ? memory / 2 : hash_bytes;
     size_t small_used = 0, large_used = 0;
     const double t_small =
-        d >= 3 ? timed_perft(p, r, d - 1, threads, small, hash_bytes, &small_used) : -1;
+        d >= 3 ? timed_perft(p, r, d - 1, threads, small, span, &small_used) : -1;
     const double t_large =
-        t_small > 0 ? timed_perft(p, r, d, threads, large, hash_bytes, &large_used) : -1;
+        t_small > 0 ? timed_perft(p, r, d, threads, large, span, &large_used) : -1;
     if (t_small < 0.05 || t_large <= t_small) {
         perft_text(&e, depth, threads, out, len);
         return;
@@ -203,9 +207,9 @@ void estimate_perft_text(const Position *p, const Rules *r, int depth, int threa
     snprintf(
         out, len,
         "perft %d with a %zu MB table: roughly %s on %d thread%s (about %.2g nodes; timed with "
-        "the table scaled down as the tree and spread over the same memory: perft %d with "
-        "%.3g MB in %.2f s, perft %d with %.3g MB in %.2f s, x %.1f a ply)",
-        depth, hash_bytes >> 20, when, threads, threads == 1 ? "" : "s", e.nodes, d - 1,
+        "the table scaled down as the tree and spread over %zu MB: perft %d with %.3g MB in "
+        "%.2f s, perft %d with %.3g MB in %.2f s, x %.1f a ply)",
+        depth, hash_bytes >> 20, when, threads, threads == 1 ? "" : "s", e.nodes, span >> 20, d - 1,
         (double)small_used / (1 << 20), t_small, d, (double)large_used / (1 << 20), t_large,
         growth);
 }

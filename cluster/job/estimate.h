@@ -61,9 +61,11 @@ void estimate_note_match(const MatchConfig *c, int threads, int ranks);
  * x 43.2 a ply), about 10 minutes on 2 threads". With a table of hash_bytes the time is
  * measured, not extrapolated from the speed without one: the two levels below the deepest
  * affordable one (at most 6e10 nodes) are counted on threads with the table scaled down by the
- * tree's growth per ply, so that it is as full as in the real run, and the time is extrapolated
- * by their ratio. That takes about as long as those two counts (half a minute for a Capablanca
- * perft 9); when the levels are too small to time it falls back to the estimate without one. */
+ * tree's growth per ply, so that it is as full as in the real run, and spread over the real
+ * table's memory (at most half the machine's), so that its probes miss the caches as often; the
+ * time is extrapolated by their ratio. That takes about as long as those two counts (half a minute
+ * for a Capablanca perft 9); when the levels are too small to time it falls back to the estimate
+ * without one. */
 void estimate_perft_text(const Position *p, const Rules *r, int depth, int threads,
                          size_t hash_bytes, char *out, size_t len);
 void estimate_match_text(const MatchConfig *c, int threads, char *out, size_t len);
