@@ -178,8 +178,8 @@ void estimate_perft_text(const Position *p, const Rules *r, int depth, int threa
     }
     /* The replicas: levels d - 1 and d, each with the table scaled down by the growth of the
      * plies still above it, so that the table is as full as it will be in the real run, and
-     * spread over the real table's memory, so that each probe waits for memory as long: a small
-     * table packed together stays in the caches and its tree runs twice as fast a ply. */
+     * spread over the real table's memory, so that each probe waits for memory as long (a small
+     * table packed together stays in the caches). */
     int d = e.exact_depth;
     double nodes = e.exact;
     while (d + 1 < depth && nodes * e.per_ply <= REPLICA_NODES_MAX) {
