@@ -17,6 +17,7 @@
         BBT safe[4];  /* squares the king crosses, both ends included: not attacked */             \
         uint8_t king_from[2];                                                                      \
         uint8_t rook_from[4], king_to[4], rook_to[4];                                              \
+        uint8_t xray;    /* slots whose rook, once gone, may open the rank to the king's target */ \
         uint8_t keep[N]; /* rights (bit per slot) that survive a move from or to a square */       \
     } Castling##N;                                                                                 \
     typedef struct Board##N {                                                                      \
