@@ -6,6 +6,8 @@
  * behind the one that got the largest subtree. */
 #include "perft.h"
 
+#include "split.h"
+
 #include <omp.h>
 #include <stdlib.h>
 
@@ -13,6 +15,7 @@ typedef struct Unit {
     Position pos;
     int remaining; /* depth still to count below pos */
     size_t root;   /* index of the root turn it descends from */
+    double work;   /* split_unit_work, when progress is reported */
 } Unit;
 
 typedef struct Units {
@@ -30,7 +33,7 @@ static bool push(Units *u, const Position *pos, int remaining, size_t root)
         u->v = nv;
         u->cap = cap;
     }
-    u->v[u->n++] = (Unit){ *pos, remaining, root };
+    u->v[u->n++] = (Unit){ *pos, remaining, root, 0 };
     return true;
 }
 
@@ -100,7 +103,12 @@ int perft_job_run(const PerftJob *job, PerftResult *out)
         out->hash_bytes = perft_tt_bytes(tt);
     }
 
-    PerftProgress progress = { 0, units.n, 0 };
+    PerftProgress progress = { .units_total = units.n };
+    if (job->progress)
+        for (size_t i = 0; i < units.n; i++) {
+            units.v[i].work = split_unit_work(&units.v[i].pos, &job->rules, units.v[i].remaining);
+            progress.work_total += units.v[i].work;
+        }
     const Rules rules = job->rules;
     const double start = omp_get_wtime();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
@@ -113,6 +121,7 @@ int perft_job_run(const PerftJob *job, PerftResult *out)
         {
             progress.units_done++;
             progress.nodes += nodes;
+            progress.work_done += u->work;
             if (job->progress)
                 job->progress(&progress, job->progress_ctx);
         }

@@ -11,6 +11,7 @@
 typedef struct PerftProgress {
     uint64_t units_done, units_total; /* subtrees finished / in all */
     uint64_t nodes;                   /* leaf nodes counted so far */
+    double work_done, work_total;     /* the same by split_unit_work, for the ETA */
 } PerftProgress;
 
 /* Called after every finished unit, from one thread at a time. */

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,6 +140,7 @@ static uint64_t check_split(const Position *root, const Rules *r, int depth, int
 
     assert_true(split_total(&s) == (s.n_units ? UNIT_NOT_DONE : 0));
     uint64_t previous = UINT64_MAX, most = 0;
+    double previous_work = HUGE_VAL;
     for (size_t i = 0; i < s.n_units; i++) {
         WorkUnit *u = &s.units[i];
         assert_true(u->id == i);
@@ -159,6 +161,15 @@ static uint64_t check_split(const Position *root, const Rules *r, int depth, int
         uint64_t estimate = split_unit_estimate(&p, r, u->depth);
         assert_true(estimate <= previous);
         previous = estimate;
+        /* perft 2 under single-move rules, else perft 1; the work grows with it and is the
+         * estimate itself at the depth the estimate counts */
+        const int counted = u->depth >= 2 && r->turns == TURNS_SINGLE ? 2 : u->depth ? 1 : 0;
+        assert_true(estimate == (counted ? perft_turns(&p, r, counted) : 1));
+        const double work = split_unit_work(&p, r, u->depth);
+        assert_true(work <= previous_work);
+        previous_work = work;
+        if (u->depth == counted)
+            assert_true(work == (double)estimate);
         seen_push(&units, u->root, &p, r, u->multiplicity);
         u->nodes = perft_turns(&p, r, u->depth);
         if (u->multiplicity > most)

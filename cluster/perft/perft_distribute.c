@@ -49,7 +49,10 @@ typedef struct State {
     size_t *next_in_root; /* per row: the next row of the same root turn, or SIZE_MAX */
     uint32_t *last_root;  /* per rank: the root turn of its last unit, or UNIT_NO_ROOT */
     size_t todo, done_units;
-    uint64_t nodes; /* counted by this run, times multiplicities */
+    uint64_t nodes;    /* counted by this run, times multiplicities */
+    double *work;      /* per row: split_unit_work, for the ETA; NULL when quiet */
+    double work_total; /* of the rows to count */
+    double work_done;  /* of those counted */
     Progress progress;
 } State;
 
@@ -152,7 +155,13 @@ static int record(void *ctx, int from, const void *data, size_t len, char *err, 
     s->nodes += a.nodes * u->multiplicity;
     if (perft_file_record_unit(s->file, u, err, errlen) != 0)
         return -1;
-    PerftProgress pp = { s->done_units, s->todo, s->nodes };
+    if (s->work)
+        s->work_done += s->work[row];
+    const PerftProgress pp = { .units_done = s->done_units,
+                               .units_total = s->todo,
+                               .nodes = s->nodes,
+                               .work_done = s->work_done,
+                               .work_total = s->work_total };
     progress_perft(&pp, &s->progress);
     return 0;
 }
@@ -201,6 +210,35 @@ static int index_units(State *s, char *err, size_t errlen)
     return 0;
 }
 
+/* Each row's split_unit_work, summed over the rows to count. Returns 0, or -1 with a
+ * message. */
+static int weigh_units(State *s, char *err, size_t errlen)
+{
+    const Split *split = s->split;
+    s->work = malloc((split->n_units ? split->n_units : 1) * sizeof *s->work);
+    if (!s->work) {
+        snprintf(err, errlen, "out of memory for %zu units", split->n_units);
+        return -1;
+    }
+    for (size_t i = 0; i < split->n_units; i++) {
+        const WorkUnit *u = &split->units[i];
+        Position p;
+        char why[200];
+        s->work[i] = 0;
+        if (u->nodes != UNIT_NOT_DONE)
+            continue;
+        if (split_unit_position(u, s->counter->variant, &s->counter->rules, &p, why, sizeof why) !=
+            0) {
+            snprintf(err, errlen, "unit %llu: bad position '%s': %s", (unsigned long long)u->id,
+                     u->fen, why);
+            return -1;
+        }
+        s->work[i] = split_unit_work(&p, &s->counter->rules, u->depth);
+        s->work_total += s->work[i];
+    }
+    return 0;
+}
+
 /* The lists by root turn, when the ranks have tables to share transpositions in. Returns 0, or
  * -1 with a message. */
 static int index_roots(State *s, char *err, size_t errlen)
@@ -242,6 +280,8 @@ int perft_distribute_run(Split *split, PerftFile *h, UnitCounter *counter, bool 
     int rc = comm_rank() == 0 ? index_units(s, err, errlen) : 0;
     if (rc == 0 && comm_rank() == 0)
         rc = index_roots(s, err, errlen);
+    if (rc == 0 && comm_rank() == 0 && !quiet)
+        rc = weigh_units(s, err, errlen);
     if (rc == 0) {
         /* One unit at a time on all of the rank's threads, the next one held. */
         const FarmJob job = { .ctx = s,
@@ -264,6 +304,7 @@ int perft_distribute_run(Split *split, PerftFile *h, UnitCounter *counter, bool 
     free(s->root_head);
     free(s->next_in_root);
     free(s->last_root);
+    free(s->work);
     free(s);
     return rc;
 }
