@@ -106,7 +106,9 @@ int perft_job_run(const PerftJob *job, PerftResult *out)
     PerftProgress progress = { .units_total = units.n };
     if (job->progress)
         for (size_t i = 0; i < units.n; i++) {
-            units.v[i].work = split_unit_work(&units.v[i].pos, &job->rules, units.v[i].remaining);
+            units.v[i].work = split_unit_work(
+                split_unit_estimate(&units.v[i].pos, &job->rules, units.v[i].remaining),
+                &job->rules, units.v[i].remaining);
             progress.work_total += units.v[i].work;
         }
     const Rules rules = job->rules;

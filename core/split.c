@@ -23,8 +23,7 @@ typedef struct Builder {
     int remaining; /* depth of every unit */
     uint32_t root; /* the root turn being walked */
     WorkUnit *units;
-    UnitKey *keys;      /* per unit */
-    uint64_t *estimate; /* per unit */
+    UnitKey *keys; /* per unit */
     size_t n, cap;
     size_t root_start; /* first unit of the current root turn */
     /* Open addressing with linear probing: unit index + 1, 0 for empty. Entries of earlier
@@ -79,11 +78,11 @@ uint64_t split_unit_estimate(const Position *p, const Rules *r, int depth)
  * counts: fitted on Capablanca perft 9's units (2.15 at 5 plies below perft 2). */
 #define WORK_EXPONENT_PER_PLY 0.23
 
-double split_unit_work(const Position *p, const Rules *r, int depth)
+double split_unit_work(uint64_t estimate, const Rules *r, int depth)
 {
     if (depth <= 0)
         return 1;
-    const double e = (double)split_unit_estimate(p, r, depth);
+    const double e = (double)estimate;
     const int counted = depth >= 2 && r->turns == TURNS_SINGLE ? 2 : 1;
     return e < 1 ? 0 : pow(e, 1 + WORK_EXPONENT_PER_PLY * (depth - counted));
 }
@@ -138,10 +137,7 @@ static bool reserve_unit(Builder *b)
     UnitKey *keys = realloc(b->keys, cap * sizeof *keys);
     if (keys)
         b->keys = keys;
-    uint64_t *estimate = realloc(b->estimate, cap * sizeof *estimate);
-    if (estimate)
-        b->estimate = estimate;
-    if (!units || !keys || !estimate)
+    if (!units || !keys)
         return false;
     b->cap = cap;
     return true;
@@ -172,7 +168,7 @@ static bool add_path(Builder *b, const Position *p)
     position_to_setup(p, &setup);
     setup_to_fen(&setup, FEN_CASTLING_SHREDDER, u->fen, sizeof u->fen);
     b->keys[b->n] = k;
-    b->estimate[b->n] = split_unit_estimate(p, b->r, b->remaining);
+    u->estimate = split_unit_estimate(p, b->r, b->remaining);
     b->slots[s] = ++b->n;
     b->used++;
     return true;
@@ -219,7 +215,7 @@ static bool sort_units(Builder *b, Split *out)
         return false;
     }
     for (size_t i = 0; i < b->n; i++)
-        order[i] = (Order){ b->estimate[i], i };
+        order[i] = (Order){ b->units[i].estimate, i };
     qsort(order, b->n, sizeof *order, by_estimate);
     for (size_t i = 0; i < b->n; i++) {
         units[i] = b->units[order[i].found];
@@ -242,6 +238,7 @@ static int split_root_only(const Position *root, Split *out)
     u->multiplicity = 1;
     u->nodes = UNIT_NOT_DONE;
     u->rank = -1;
+    u->estimate = 1;
     Setup setup;
     position_to_setup(root, &setup);
     setup_to_fen(&setup, FEN_CASTLING_SHREDDER, u->fen, sizeof u->fen);
@@ -288,7 +285,6 @@ int split_make(const Position *root, const Rules *r, int depth, int split_depth,
     free(b.lists);
     free(b.units);
     free(b.keys);
-    free(b.estimate);
     free(b.slots);
     if (!ok) {
         split_free(out);

@@ -21,6 +21,7 @@ typedef struct WorkUnit {
     uint64_t nodes;        /* perft of the unit once counted (not multiplied), else UNIT_NOT_DONE */
     int32_t rank;          /* the MPI rank that counted it, -1 before */
     double seconds;        /* how long the count took */
+    uint64_t estimate;     /* split_unit_estimate of the position; 0 in a split read from a file */
 } WorkUnit;
 
 typedef struct Split {
@@ -62,14 +63,13 @@ int split_choose_depth_for(const Position *root, const Rules *r, int depth, int 
  * their first-turn flags are). Paths that end early (mate, stalemate) leave no unit: they add
  * nothing to the perft. A unit's FEN is the one of the first path found, castling in
  * Shredder-FEN; clocks can differ between merged paths, which changes no count.
- * Units are sorted by split_unit_estimate, largest first (ties in the order they were found), then
- * numbered 0..n-1; nodes = UNIT_NOT_DONE, rank -1, seconds 0. The result depends on nothing
- * but the arguments, so a resumed job finds the same ids.
- * Edge cases: depth 0 gives one unit, the root itself (root UNIT_NO_ROOT, depth 0, no root
- * turns, split_depth 0); otherwise split_depth is brought into 1..depth: below 1 it is 1, above
- * depth it is depth, and split_depth == depth makes every unit a leaf (depth 0, perft 1).
- * out->split_depth holds the value used. Returns 0, or -1 when memory runs out (out then holds
- * nothing to free). */
+ * Units are sorted by split_unit_estimate (kept in their estimate), largest first (ties in the
+ * order they were found), then numbered 0..n-1; nodes = UNIT_NOT_DONE, rank -1, seconds 0. The
+ * result depends on nothing but the arguments, so a resumed job finds the same ids. Edge cases:
+ * depth 0 gives one unit, the root itself (root UNIT_NO_ROOT, depth 0, no root turns, split_depth
+ * 0); otherwise split_depth is brought into 1..depth: below 1 it is 1, above depth it is depth, and
+ * split_depth == depth makes every unit a leaf (depth 0, perft 1). out->split_depth holds the value
+ * used. Returns 0, or -1 when memory runs out (out then holds nothing to free). */
 int split_make(const Position *root, const Rules *r, int depth, int split_depth, Split *out);
 void split_free(Split *s);
 
@@ -80,13 +80,13 @@ void split_free(Split *s);
  * correlated 0.97 with the log of its perft 2 and only 0.15 with the log of its perft 1. */
 uint64_t split_unit_estimate(const Position *p, const Rules *r, int depth);
 
-/* The estimate turned into a relative size of the unit's count, for progress and ETA: the
- * estimate to the power 1 + 0.23 per ply below what it counts (exact at that depth), 1 at
- * depth 0, 0 when p has no legal turn. Only ratios between the units of one job mean anything.
- * The 0.23 is fitted on the Capablanca perft 9 units above, whose counts grew as their perft 2
- * to the power 2.15 (5 plies below perft 2); other positions and depths follow it only
- * roughly, and a hash table makes later units cheaper than their counts. */
-double split_unit_work(const Position *p, const Rules *r, int depth);
+/* The estimate of a unit depth plies deep turned into a relative size of its count, for progress
+ * and ETA: the estimate to the power 1 + 0.23 per ply below what it counts (exact at that depth),
+ * 1 at depth 0, 0 when the estimate is 0 (no legal turn). Only ratios between the units of one job
+ * mean anything. The 0.23 is fitted on the Capablanca perft 9 units above, whose counts grew as
+ * their perft 2 to the power 2.15 (5 plies below perft 2); other positions and depths follow it
+ * only roughly, and a hash table makes later units cheaper than their counts. */
+double split_unit_work(uint64_t estimate, const Rules *r, int depth);
 
 /* Rebuilds a unit's position from its FEN (what a worker does) for variant v under rules r.
  * Returns 0, or -1 with a message in err when the FEN is not valid there. */

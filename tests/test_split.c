@@ -159,13 +159,14 @@ static uint64_t check_split(const Position *root, const Rules *r, int depth, int
         setup_to_fen(&setup, FEN_CASTLING_SHREDDER, fen, sizeof fen);
         assert_string_equal(fen, u->fen);
         uint64_t estimate = split_unit_estimate(&p, r, u->depth);
+        assert_true(u->estimate == estimate);
         assert_true(estimate <= previous);
         previous = estimate;
         /* perft 2 under single-move rules, else perft 1; the work grows with it and is the
          * estimate itself at the depth the estimate counts */
         const int counted = u->depth >= 2 && r->turns == TURNS_SINGLE ? 2 : u->depth ? 1 : 0;
         assert_true(estimate == (counted ? perft_turns(&p, r, counted) : 1));
-        const double work = split_unit_work(&p, r, u->depth);
+        const double work = split_unit_work(estimate, r, u->depth);
         assert_true(work <= previous_work);
         previous_work = work;
         if (u->depth == counted)

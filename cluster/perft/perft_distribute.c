@@ -210,7 +210,8 @@ static int index_units(State *s, char *err, size_t errlen)
     return 0;
 }
 
-/* Each row's split_unit_work, summed over the rows to count. Returns 0, or -1 with a
+/* Each row's split_unit_work, summed over the rows to count; the estimate is computed again
+ * only for a split read back from a file, which does not keep it. Returns 0, or -1 with a
  * message. */
 static int weigh_units(State *s, char *err, size_t errlen)
 {
@@ -222,18 +223,22 @@ static int weigh_units(State *s, char *err, size_t errlen)
     }
     for (size_t i = 0; i < split->n_units; i++) {
         const WorkUnit *u = &split->units[i];
-        Position p;
-        char why[200];
         s->work[i] = 0;
         if (u->nodes != UNIT_NOT_DONE)
             continue;
-        if (split_unit_position(u, s->counter->variant, &s->counter->rules, &p, why, sizeof why) !=
-            0) {
-            snprintf(err, errlen, "unit %llu: bad position '%s': %s", (unsigned long long)u->id,
-                     u->fen, why);
-            return -1;
+        uint64_t estimate = u->estimate;
+        if (estimate == 0) {
+            Position p;
+            char why[200];
+            if (split_unit_position(u, s->counter->variant, &s->counter->rules, &p, why,
+                                    sizeof why) != 0) {
+                snprintf(err, errlen, "unit %llu: bad position '%s': %s", (unsigned long long)u->id,
+                         u->fen, why);
+                return -1;
+            }
+            estimate = split_unit_estimate(&p, &s->counter->rules, u->depth);
         }
-        s->work[i] = split_unit_work(&p, &s->counter->rules, u->depth);
+        s->work[i] = split_unit_work(estimate, &s->counter->rules, u->depth);
         s->work_total += s->work[i];
     }
     return 0;
