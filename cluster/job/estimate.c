@@ -22,6 +22,11 @@
  * 16 GB: about 30 s on 2 threads), and the level below it the same way. */
 #define REPLICA_NODES_MAX 6.0e10
 #define REPLICA_TABLE_MIN ((size_t)64 << 10)
+/* A replica shorter than this is counted again (each time with a new table) until the runs
+ * together take this long, and their mean is its time: one run of a few hundredths of a second
+ * is timed no better than to a factor of two on a shared machine. */
+#define REPLICA_SECONDS_MIN 0.25
+#define REPLICA_RUNS_MAX    64
 
 static double seconds_now(void)
 {
@@ -142,7 +147,8 @@ static void perft_text(const PerftEstimate *e, int depth, int threads, char *out
 }
 
 /* Wall seconds of a threaded perft's counting with a table of bytes spread over span bytes of
- * memory, or -1 when memory ran out; *used receives the table's real size. */
+ * memory (the mean of as many runs as REPLICA_SECONDS_MIN asks), or -1 when memory ran out;
+ * *used receives the table's real size. */
 static double timed_perft(const Position *p, const Rules *r, int depth, int threads, size_t bytes,
                           size_t span, size_t *used)
 {
@@ -152,13 +158,18 @@ static double timed_perft(const Position *p, const Rules *r, int depth, int thre
                      .threads = threads,
                      .hash_bytes = bytes,
                      .hash_span = span };
-    PerftResult res;
-    if (perft_job_run(&job, &res) != 0)
-        return -1;
-    const double seconds = res.seconds;
-    *used = res.hash_bytes;
-    perft_result_free(&res);
-    return seconds;
+    double total = 0;
+    int runs = 0;
+    do {
+        PerftResult res;
+        if (perft_job_run(&job, &res) != 0)
+            return -1;
+        total += res.seconds;
+        runs++;
+        *used = res.hash_bytes;
+        perft_result_free(&res);
+    } while (total < REPLICA_SECONDS_MIN && runs < REPLICA_RUNS_MAX);
+    return total / runs;
 }
 
 static size_t scaled_table(size_t bytes, double factor)
@@ -197,7 +208,7 @@ void estimate_perft_text(const Position *p, const Rules *r, int depth, int threa
         d >= 3 ? timed_perft(p, r, d - 1, threads, small, span, &small_used) : -1;
     const double t_large =
         t_small > 0 ? timed_perft(p, r, d, threads, large, span, &large_used) : -1;
-    if (t_small < 0.05 || t_large <= t_small) {
+    if (t_small <= 0 || t_large <= t_small) {
         perft_text(&e, depth, threads, out, len);
         return;
     }
