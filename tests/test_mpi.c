@@ -391,7 +391,9 @@ static void test_kill_resume(void **state)
 }
 
 /* SIGTERM, as a scheduler ends a job: the units counted so far are written at once, though the
- * checkpoint of a command-line job is otherwise flushed only every 60 s. */
+ * checkpoint of a command-line job is otherwise flushed only every 60 s. The job is Capablanca
+ * perft 7, 40 s or more on two cores, so that the signal 3 s in always finds it counting (perft 6
+ * once took about 3 s, and then ended before the signal on a faster core). */
 static void test_sigterm_flushes(void **state)
 {
     (void)state;
@@ -399,7 +401,7 @@ static void test_sigterm_flushes(void **state)
     snprintf(path, sizeof path, "%s/sigterm.h5", tmpdir);
     snprintf(o, sizeof o, "%s/sigterm.out", tmpdir);
     snprintf(e, sizeof e, "%s/sigterm.err", tmpdir);
-    const char *args[] = { "perft",     "--variant", "capablanca",    "--startpos", "--depth", "6",
+    const char *args[] = { "perft",     "--variant", "capablanca",    "--startpos", "--depth", "7",
                            "--threads", "1",         "--split-depth", "3",          "--out",   path,
                            "--quiet",   NULL };
     pid_t job = start(command(true, args), o, e);

@@ -116,36 +116,35 @@ static void test_perft(void **state)
     free(r.units);
 }
 
-/* A Capablanca opening position at depth 6 (3.9e9 nodes: about 45 s on one core) under a
+/* Janus perft 7 from the start (34,700,895,036 nodes, docs/perft-tables.md: about a minute on
+ * one core of the fastest machine seen so far, under three minutes on the slowest) under a
  * one-minute limit: Slurm's SIGUSR1, the trap's requeue, the units counted written to the
  * checkpoint on SIGTERM (whose interval, 60 s, is longer than any run), the resumes, until the
  * total of a run that shares none of it (one process, no units, a hash table), every unit counted
- * once. CARRERA_REQUEUE_MARGIN = 50 requeues each run 10 to 30 s after it starts (when the signal
- * comes), so that the work always takes more than one. */
+ * once. With CARRERA_REQUEUE_MARGIN = 50 each run is requeued 10 to 30 s after it starts (when
+ * the signal comes), so the count must take well over 30 s on any machine to be requeued at
+ * least once (a Capablanca perft 6 of 3.9e9 nodes took 45 s when this test was written, and 7 s
+ * after the core got faster). */
 static void test_time_limit(void **state)
 {
     (void)state;
-    static const char fen[] =
-        "r1abqkbcnr/pppp1ppppp/2n7/4p5/4P5/7N2/PPPP1PPPPP/RNABQKBC1R w KQkq - 2 3";
     const char *ini = in_jobs("limit.ini");
-    char text[512];
-    snprintf(text, sizeof text,
-             "[perft]\nvariant = capablanca\nposition = fen %s\ndepth = 6\nthreads = 0\n"
-             "output = limit.h5\ncheckpoint_interval = 60\n",
-             fen);
+    const char *text = "[perft]\nvariant = janus\nposition = startpos\ndepth = 7\nthreads = 0\n"
+                       "output = limit.h5\ncheckpoint_interval = 60\n";
     write_bytes(ini, text, strlen(text));
     const char *log = in_jobs("limit.log");
     long id = submit(SCRIPTS "perft.sbatch", ini, log, 1, 1, "50");
 
     /* meanwhile, on the other core, the count that shares nothing with the job's */
-    const char *direct[] = { CARRERA_BIN, "perft",   "--variant", "capablanca", "--fen",
-                             fen,         "--depth", "6",         "--threads",  "1",
-                             "--hash",    "256",     "--quiet",   NULL };
+    const char *direct[] = { CARRERA_BIN, "perft",   "--variant", "janus", "--startpos",
+                             "--depth",   "7",       "--threads", "1",     "--hash",
+                             "1024",      "--quiet", NULL };
     Run d = run_program(direct);
     assert_int_equal(d.status, 0);
     const char *at = strstr(d.out, "Nodes searched: ");
     assert_non_null(at);
     const uint64_t total = strtoull(at + 16, NULL, 10);
+    assert_int_equal(total, 34700895036ULL);
     char expected[64];
     snprintf(expected, sizeof expected, "Nodes searched: %llu", (unsigned long long)total);
     run_free(&d);
