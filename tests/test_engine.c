@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The engine session (core/engine.h): its searches are the searcher's own, a game set again with
- * more turns is the game played from scratch, an illegal turn stops the game before it, and a
+/* The engine session (core/engine/engine.h): its searches are the searcher's own, a game set again
+ * with more turns is the game played from scratch, an illegal turn stops the game before it, and a
  * search running in another thread refuses every change until it is stopped (the UCI server's
  * use; run under the tsan preset, the check that the session shares nothing unguarded). */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */

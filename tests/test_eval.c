@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the static evaluation (core/eval.c, core/board/eval.inc): exact colour symmetry on
- * positions of random games (with kings removed, as Galvin's game allows), symmetric starts
- * scoring the tempo, the order of the piece values, the parameter table and its setter, the
+/* Tests of the static evaluation (core/rules/eval.c, core/rules/board/eval.inc): exact colour
+ * symmetry on positions of random games (with kings removed, as Galvin's game allows), symmetric
+ * starts scoring the tempo, the order of the piece values, the parameter table and its setter, the
  * tapered effect of a material value, and what each term adds on positions made for it. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of core/game.c: turns played from text and as structs, illegal turns rejected with the
+/* Tests of core/play/game.c: turns played from text and as structs, illegal turns rejected with the
  * game unchanged, and the ends of docs/rules.md sections 3, 4.1 (rules 5 and 9), 4.3 and 5 in their
  * order of precedence: checkmate, stalemate, king capture, threefold repetition, the 50-move rule
  * and insufficient material. */

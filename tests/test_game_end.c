@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of position_game_end (core/turn.c): checkmate, stalemate and Galvin's captured king per
- * rule set, docs/rules.md 4.1 rules 4-5 (a parried check with no second movement is stalemate, not
- * mate), 4.3 and 4.5. */
+/* Tests of position_game_end (core/rules/turn.c): checkmate, stalemate and Galvin's captured king
+ * per rule set, docs/rules.md 4.1 rules 4-5 (a parried check with no second movement is stalemate,
+ * not mate), 4.3 and 4.5. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of SAN movements, turn text and game records (core/notation.c, core/record.c): the
- * source notation example of docs/rules.md 4.1, disambiguation, 10-file squares and promotions,
+/* Tests of SAN movements, turn text and game records (core/rules/notation.c, core/play/movetext.c):
+ * the source notation example of docs/rules.md 4.1, disambiguation, 10-file squares and promotions,
  * castling on every board, en passant, check and mate suffixes, every error, and seeded random
  * games of every rule set written and read back. */
 #include <setjmp.h>
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "notation.h"
-#include "record.h"
+#include "movetext.h"
 #include "rng.h"
 
 static const Rules SINGLE = { TURNS_SINGLE, EP_CLASSIC };

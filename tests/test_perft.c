@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the fast core (core/position.c, board.inc): perft against every position of the
+/* Tests of the fast core (core/rules/position.c, board.inc): perft against every position of the
  * reference files, the fast generator against the reference generator on seeded random
  * positions of both board sizes, and the incremental Zobrist key against a recomputed one.
  *
@@ -165,7 +165,7 @@ static void compare_with_reference(const Position *p, int depth)
     qsort(ref, (size_t)nr, sizeof *ref, compare_moves);
     if (nf != nr || memcmp(fast, ref, (size_t)nf * sizeof *fast) != 0)
         fail_msg("%s: fast generator has %d moves, reference %d", fen, nf, nr);
-    if (position_in_check(p) != ref_in_check(&s, s.side))
+    if (position_in_check(p) != mailbox_in_check(&s, s.side))
         fail_msg("%s: check status differs", fen);
 
     for (int d = 2; d <= depth; d++) {

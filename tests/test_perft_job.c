@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the parallel perft driver (core/perft.c) and its table (core/perft_tt.c): whatever
- * the number of threads and the table size, even a table of one bucket that every position
+/* Tests of the parallel perft driver (core/perft/perft.c) and its table (core/rules/perft_tt.c):
+ * whatever the number of threads and the table size, even a table of one bucket that every position
  * fights over, counts and divides equal the plain single-threaded perft, for single-move chess
  * on reference positions and for the double-move rule sets. */
 #include <setjmp.h>

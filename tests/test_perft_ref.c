@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the reference move generator (core/perft_ref.c): attack detection on the 10x8 board,
- * the bookkeeping of ref_make, and perft counts against every position of the files in tests/perft.
+/* Tests of the reference move generator (core/perft/perft_ref.c): attack detection on the 10x8
+ * board, the bookkeeping of ref_make, and perft counts against every position of the files in
+ * tests/perft.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -50,7 +51,7 @@ static void put(Setup *s, const char *name, int color, PieceType t)
 
 static bool attacked(const Setup *s, const char *name, int by)
 {
-    return ref_attacked(s, sq(s, name), by);
+    return mailbox_attacked(s, sq(s, name), by);
 }
 
 static void from_fen(Setup *s, const char *variant, const char *fen)
@@ -149,25 +150,25 @@ static void check_by_compound_pieces(void **state)
     empty_setup(&s, "capablanca");
     put(&s, "f1", WHITE, KING);
     put(&s, "f8", BLACK, KING);
-    assert_false(ref_in_check(&s, WHITE));
+    assert_false(mailbox_in_check(&s, WHITE));
     put(&s, "e3", BLACK, ARCHBISHOP); /* knight jump e3-f1 */
-    assert_true(ref_in_check(&s, WHITE));
+    assert_true(mailbox_in_check(&s, WHITE));
     s.board[sq(&s, "e3")] = NO_PIECE;
     put(&s, "g3", BLACK, CHANCELLOR); /* knight jump g3-f1 */
-    assert_true(ref_in_check(&s, WHITE));
+    assert_true(mailbox_in_check(&s, WHITE));
     s.board[sq(&s, "g3")] = NO_PIECE;
     put(&s, "f5", BLACK, CHANCELLOR); /* file f, open */
-    assert_true(ref_in_check(&s, WHITE));
+    assert_true(mailbox_in_check(&s, WHITE));
     put(&s, "f3", WHITE, PAWN); /* blocked */
-    assert_false(ref_in_check(&s, WHITE));
+    assert_false(mailbox_in_check(&s, WHITE));
     put(&s, "j5", BLACK, ARCHBISHOP); /* diagonal j5-f1 */
-    assert_true(ref_in_check(&s, WHITE));
+    assert_true(mailbox_in_check(&s, WHITE));
     put(&s, "h3", WHITE, KNIGHT); /* blocked */
-    assert_false(ref_in_check(&s, WHITE));
-    assert_false(ref_in_check(&s, BLACK));
+    assert_false(mailbox_in_check(&s, WHITE));
+    assert_false(mailbox_in_check(&s, BLACK));
     s.board[sq(&s, "f8")] = NO_PIECE; /* no king, no check */
     put(&s, "e8", WHITE, QUEEN);
-    assert_false(ref_in_check(&s, BLACK));
+    assert_false(mailbox_in_check(&s, BLACK));
 }
 
 /* ---- ref_make bookkeeping ---- */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of detailed perft (core/perft_stats.c) against the chessprogramming wiki's published
+/* Tests of detailed perft (core/perft/perft_stats.c) against the chessprogramming wiki's published
  * tables (start position, Kiwipete, position 3), and its consistency under double-move rules
  * (node counts equal turn perft, one- and two-movement turns add up, thread counts agree). */
 #include <setjmp.h>

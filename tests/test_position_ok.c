@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of position_is_ok (core/board/check.inc): it accepts every position of the reference
+/* Tests of position_is_ok (core/rules/board/check.inc): it accepts every position of the reference
  * perft files and of random games under every variant and rule set (within turns too, after
  * null moves, after Galvin's king captures), and refuses positions corrupted by hand, one
  * invariant at a time, on both board sizes, saying which invariant broke. */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The samples of the regression method (cluster/tune/regression.c): match result files written with
- * the match file's API from known games, whose quiet stable material states were worked out by hand
- * (skip_plies, collapsing, groups across files, games lost by a fault), random double-move games,
- * files that are not match results or hold bad games, and lopsided games whose samples fit to
- * the values they were drawn from. */
+/* The samples of the regression method (cluster/tune/regression_data.c): match result files written
+ * with the match file's API from known games, whose quiet stable material states were worked out by
+ * hand (skip_plies, collapsing, groups across files, games lost by a fault), random double-move
+ * games, files that are not match results or hold bad games, and lopsided games whose samples fit
+ * to the values they were drawn from. */
 #define _XOPEN_SOURCE 700
 
 #include <math.h>

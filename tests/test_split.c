@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the split into work units (core/split.c): on reference positions of every
+/* Tests of the split into work units (core/perft/split.c): on reference positions of every
  * variant family and under the double-move rule sets, counting every unit and adding nodes times
  * multiplicity gives the perft and the divide; the units are exactly the positions the paths
  * reach, one per position and root turn, with multiplicities that count the paths (checked by an

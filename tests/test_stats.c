@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the match statistics (core/stats.c) against numbers computed independently of it:
+/* Tests of the match statistics (core/stats/stats.c) against numbers computed independently of it:
  * by hand from docs/statistics.md's formulas, and with a throwaway mpmath script (50 digits) that
  * finds the SPRT's maximum-likelihood distributions by damped Newton maximisation of
  * sum q_i ln p_i directly on the constraint set {sum p = 1, sum p a = s} (no Lagrange multiplier,

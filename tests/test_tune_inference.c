@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the inference on the imbalance fit (core/chi2.c, core/tune_fieller.c,
- * core/tune_bootstrap.c, core/tune_diagnostics.c, core/tune_plan.c): hand-computed Fieller
- * intervals and chi-square tails, the Birge scaling, a pawn-free fit, leave-one-out on a biased
- * test, optimal allocations with known answers, and the coverage of the Fieller and bootstrap
- * intervals on synthetic experiments with known logits. */
+/* Tests of the inference on the imbalance fit (core/stats/chi2.c, core/stats/tune_fieller.c,
+ * core/stats/tune_bootstrap.c, core/stats/tune_diagnostics.c, core/stats/tune_plan.c):
+ * hand-computed Fieller intervals and chi-square tails, the Birge scaling, a pawn-free fit,
+ * leave-one-out on a biased test, optimal allocations with known answers, and the coverage of the
+ * Fieller and bootstrap intervals on synthetic experiments with known logits. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>

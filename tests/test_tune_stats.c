@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the tuning statistics (core/tune_imbalance.c, core/tune_regression.c, core/spsa.c):
- * exact cases worked by hand from docs/statistics.md's formulas, and synthetic games drawn from
- * known piece values (a logistic model of the score with a draw rate), from which the imbalance fit
- * and the regression must recover the values inside their stated 95 % intervals about 95 % of the
- * time, and SPSA must find the optimum of a noisy quadratic strength. */
+/* Tests of the tuning statistics (core/stats/tune_imbalance.c, core/stats/tune_regression.c,
+ * core/stats/spsa.c): exact cases worked by hand from docs/statistics.md's formulas, and synthetic
+ * games drawn from known piece values (a logistic model of the score with a draw rate), from which
+ * the imbalance fit and the regression must recover the values inside their stated 95 % intervals
+ * about 95 % of the time, and SPSA must find the optimum of a noisy quadratic strength. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>

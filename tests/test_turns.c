@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the turn rules (core/turn.c) against the reference turn rules (tests/turn_ref.c), which
- * were written from docs/rules.md alone: hand-counted positions for every rule of docs/rules.md
- * section 4 (each checked against both implementations), the FEN reader under turn rules, and
- * seeded random positions of every rule set compared turn by turn, state by state and perft by
- * perft. */
+/* Tests of the turn rules (core/rules/turn.c) against the reference turn rules (tests/turn_ref.c),
+ * which were written from docs/rules.md alone: hand-counted positions for every rule of
+ * docs/rules.md section 4 (each checked against both implementations), the FEN reader under turn
+ * rules, and seeded random positions of every rule set compared turn by turn, state by state and
+ * perft by perft. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -378,7 +378,7 @@ static void stalemate_after_queen_check(void **state)
      * f7 is guarded by Kf6); from h8, g8 g7 h7 are all covered: no complete turn. A first
      * movement parries the check, so this is stalemate, not mate. */
     assert_int_equal(case_count(&after), 0);
-    assert_true(ref_in_check(&after.s, BLACK));
+    assert_true(mailbox_in_check(&after.s, BLACK));
     assert_int_equal(ref_status(&after.s, &after.r), REF_STALEMATE);
     assert_int_equal(case_perft(&after, 1), 0);
     case_close(&after);
@@ -389,7 +389,7 @@ static void stalemate_after_queen_check(void **state)
     const char *boxed = "7k/5Q2/p7/8/P7/8/8/2K5 b - - 0 10";
     case_open(&c, "chess", CLASSIC, boxed);
     assert_int_equal(case_count(&c), 0);
-    assert_false(ref_in_check(&c.s, BLACK));
+    assert_false(mailbox_in_check(&c.s, BLACK));
     assert_int_equal(ref_status(&c.s, &c.r), REF_STALEMATE);
     case_close(&c);
     /* Extra Move skips the missing second movement: the one turn a5. */

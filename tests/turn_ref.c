@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The reference turn rules: the test oracle for core/turn.c, written from docs/rules.md sections 4,
- * 4.7 and 6 only.
+/* The reference turn rules: the test oracle for core/rules/turn.c, written from docs/rules.md
+ * sections 4, 4.7 and 6 only.
  *
  * A turn is built the obvious way: every movement the rule set allows first, played into a copy
  * of the position with the same side still to move, then every movement the rule set allows
@@ -333,7 +333,7 @@ static bool turns_from(const Setup *s, const Rules *r, Move first, TurnList *lis
 
     if (is_galvin(r) && s->board[move_to(first)] == make_piece(!us, KING))
         return list_push(list, first, MOVE_NONE); /* a king capture ends turn and game */
-    if (!is_galvin(r) && ref_in_check(&mid, !us))
+    if (!is_galvin(r) && mailbox_in_check(&mid, !us))
         return list_push(list, first, MOVE_NONE); /* a checking first movement ends the turn */
     if (ref_first_turn(s, r))
         return list_push(list, first, MOVE_NONE);
@@ -445,7 +445,7 @@ RefStatus ref_status(const Setup *s, const Rules *r)
     ref_turn_list_free(&list);
     if (ok && n > 0)
         return REF_PLAYING;
-    if (is_galvin(r) || !ref_in_check(s, s->side))
+    if (is_galvin(r) || !mailbox_in_check(s, s->side))
         return REF_STALEMATE;
     /* In check: checkmate only when no first movement parries it (4.1 rules 4 and 5; under Extra
      * Move a double step is no movement at all as a first movement). */

@@ -10,7 +10,7 @@
 #include "estimate.h"
 #include "ini_file.h"
 #include "match_config.h"
-#include "plan.h"
+#include "plan_print.h"
 
 void check_config_usage(FILE *out)
 {

@@ -34,13 +34,6 @@ int oracle_start(Oracle *e, const OracleOptions *o, char *err, size_t errlen)
     return 0;
 }
 
-const char *oracle_name(const Oracle *e)
-{
-    if (e->o.protocol == ORACLE_UCI && e->uci.id_name[0])
-        return e->uci.id_name;
-    return e->o.command;
-}
-
 int oracle_ask(Oracle *e, const char *fen, const char *moves, int depth, char *err, size_t errlen)
 {
     if (e->o.protocol == ORACLE_SCRIPT)

@@ -35,9 +35,6 @@ typedef struct Oracle {
  * Returns 0, or -1 with a message in err (the engine is then stopped). */
 int oracle_start(Oracle *e, const OracleOptions *o, char *err, size_t errlen);
 
-/* The engine's name for messages: its `id name`, or its command. */
-const char *oracle_name(const Oracle *e);
-
 /* Asks for the divide of fen (then moves, may be NULL) to depth; returns at once. 0 or -1. */
 int oracle_ask(Oracle *e, const char *fen, const char *moves, int depth, char *err, size_t errlen);
 

@@ -11,7 +11,7 @@
 #include "search.h"
 
 typedef enum PlayerKind {
-    PLAYER_CARRERA, /* the engine of core/search.c, in this process */
+    PLAYER_CARRERA, /* the engine of core/engine/search.c, in this process */
     PLAYER_UCI      /* an external program speaking UCI */
 } PlayerKind;
 

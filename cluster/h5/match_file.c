@@ -41,7 +41,7 @@
  * indexes, object headers), with a margin. */
 #define ROOM_SLACK (16 * 1024)
 
-/* Names of the pentanomial classes, from player 1's view (core/stats.h). */
+/* Names of the pentanomial classes, from player 1's view (core/stats/stats.h). */
 static const char *const class_names[PAIR_CLASSES] = { "LL", "LD", "WL+DD", "WD", "WW" };
 
 /* ---- the result ---- */

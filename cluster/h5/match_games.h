@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* The games of match result files (the layout of match_file.c) as the regression method of
- * `carrera tune` samples them (tune/regression.h): the only reading of /match/games outside a
+ * `carrera tune` samples them (tune/regression_data.h): the only reading of /match/games outside a
  * resume. */
 #ifndef CARRERA_MATCH_GAMES_H
 #define CARRERA_MATCH_GAMES_H
 
 #include <stddef.h>
 
-#include "regression.h"
+#include "regression_data.h"
 #include "tune.h"
 
 /* Reads the games of the match result files paths[0..n_paths) (all of one variant, turn rules

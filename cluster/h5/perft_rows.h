@@ -43,7 +43,7 @@ typedef struct DoneRow {
 typedef struct TurnRow {
     char turn[TURN_TEXT_MAX];
     int32_t movements;
-    uint32_t move1, move2; /* Carrera's move encoding (core/types.h), for resume */
+    uint32_t move1, move2; /* Carrera's move encoding (core/base/types.h), for resume */
 } TurnRow;
 
 typedef struct DivideRow {

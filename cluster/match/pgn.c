@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* PGN writing (pgn.h). The movetext comes from the game notation of the core (record.h), which
+/* PGN writing (pgn.h). The movetext comes from the game notation of the core (movetext.h), which
  * already writes both single-move SAN and the double-move source notation; this file adds the
  * tags, the line breaks and the result. */
 #include "pgn.h"
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
+#include "movetext.h"
 #include "setup.h"
 
 const char *pgn_result(int result) { return result > 0 ? "1-0" : result < 0 ? "0-1" : "1/2-1/2"; }

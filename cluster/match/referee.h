@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* One game of a match, played out between two players from an opening, refereed by the rules
- * of play (core/game.c) and the match's adjudication: every game ends with a result and the
+ * of play (core/play/game.c) and the match's adjudication: every game ends with a result and the
  * reason, and every fault of a player loses that game for it without stopping anything else. */
 #ifndef CARRERA_REFEREE_H
 #define CARRERA_REFEREE_H

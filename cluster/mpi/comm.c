@@ -12,9 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef CARRERA_NO_MPI
 #include <mpi.h>
-#endif
 
 enum { TAG_PACKET = 1 };
 
@@ -57,16 +55,6 @@ int comm_init(int *argc, char ***argv, char *err, size_t errlen)
     self.started = true;
     if (!launched())
         return 0;
-#ifdef CARRERA_NO_MPI
-    (void)argc;
-    (void)argv;
-    if (launched_tasks() > 1) {
-        snprintf(err, errlen, "started as one of %ld tasks, but this carrera was built without MPI",
-                 launched_tasks());
-        return -1;
-    }
-    return 0;
-#else
     /* FUNNELED: rank 0 counts on a second thread while the main thread talks; only the main
      * thread ever calls MPI. */
     int provided;
@@ -91,31 +79,25 @@ int comm_init(int *argc, char ***argv, char *err, size_t errlen)
         return -1;
     }
     return 0;
-#endif
 }
 
 void comm_finalize(void)
 {
-#ifndef CARRERA_NO_MPI
     if (self.mpi)
         MPI_Finalize();
-#endif
 }
 
 _Noreturn void comm_abort(int code)
 {
     fflush(stdout);
     fflush(stderr);
-#ifndef CARRERA_NO_MPI
     if (self.mpi)
         MPI_Abort(MPI_COMM_WORLD, code);
-#endif
     exit(code);
 }
 
 int comm_rank(void) { return self.rank; }
 int comm_size(void) { return self.size; }
-bool comm_is_mpi(void) { return self.mpi; }
 
 #define HOST_MAX 256
 
@@ -131,11 +113,9 @@ int comm_gather_hosts(char ***hosts)
         if (!all)
             return -1;
     }
-#ifndef CARRERA_NO_MPI
     if (self.mpi)
         MPI_Gather(name, HOST_MAX, MPI_CHAR, all, HOST_MAX, MPI_CHAR, 0, MPI_COMM_WORLD);
     else
-#endif
         memcpy(all, name, HOST_MAX);
     if (self.rank != 0)
         return 0;
@@ -162,31 +142,22 @@ void comm_free_hosts(char **hosts, int n)
 
 int comm_max(int value)
 {
-#ifndef CARRERA_NO_MPI
     if (self.mpi) {
         int out = value;
         MPI_Allreduce(&value, &out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         return out;
     }
-#endif
     return value;
 }
 
 void comm_send_packet(int to, const void *data, size_t len)
 {
-#ifndef CARRERA_NO_MPI
     if (self.mpi)
         MPI_Send(data, (int)len, MPI_BYTE, to, TAG_PACKET, MPI_COMM_WORLD);
-#else
-    (void)to;
-    (void)data;
-    (void)len;
-#endif
 }
 
 void *comm_poll_packet(bool wait, size_t *len, int *from)
 {
-#ifndef CARRERA_NO_MPI
     if (!self.mpi)
         return NULL;
     for (;;) {
@@ -214,12 +185,6 @@ void *comm_poll_packet(bool wait, size_t *len, int *from)
         struct timespec ts = { 0, POLL_SLEEP_NS };
         nanosleep(&ts, NULL);
     }
-#else
-    (void)wait;
-    (void)len;
-    (void)from;
-    return NULL;
-#endif
 }
 
 /* All ranks learn the worst status; a failed rank's message is printed once, by rank 0 when it

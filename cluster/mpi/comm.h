@@ -29,7 +29,6 @@ _Noreturn void comm_abort(int code);
 
 int comm_rank(void);
 int comm_size(void);
-bool comm_is_mpi(void);
 
 /* Gathers each rank's host name at rank 0: there *hosts receives comm_size() malloc'd strings in
  * rank order (free with comm_free_hosts), elsewhere NULL. Collective. Returns 0 or -1 (memory). */

@@ -246,7 +246,7 @@ static void report_provenance(FILE *f, const Page *pg)
 {
     fputs("## Provenance\n\nEvery number above is recomputed by `carrera report` from the rows "
           "of /match/games and the configuration text each file carries (never from the values "
-          "a file stored), with core/tune_analysis.c.\n\n",
+          "a file stored), with core/stats/tune_analysis.c.\n\n",
           f);
     fprintf(f,
             "| | |\n|---|---|\n| report command | `%s` |\n| report's Carrera | %s, revision %s "

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The analysis of one stage's imbalance tests (core/tune_analysis.h) as Markdown: the fit's
+/* The analysis of one stage's imbalance tests (core/stats/tune_analysis.h) as Markdown: the fit's
  * quality, the quantities with their delta, Fieller and bootstrap intervals, each test's
  * residuals, the leave-one-out table, the brackets, and what would falsify the result, said from
  * the numbers (report.h). */

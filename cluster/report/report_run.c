@@ -217,12 +217,6 @@ void report_run_free(ReportRun *r)
     memset(r, 0, sizeof *r);
 }
 
-double report_test_score(const ReportTest *t)
-{
-    PentanomialStats p;
-    return stats_pentanomial(t->pairs, &p) ? p.score : NAN;
-}
-
 uint64_t report_stage_nodes(const ReportRun *r, const ReportStage *s)
 {
     const uint64_t sweep = tune_sweep_nodes(&r->cfg.tune, s->index);

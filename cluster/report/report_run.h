@@ -2,8 +2,8 @@
 /* One piece-value run as a report reads it (report.h): the result file's provenance and games
  * (h5/match_tests.h), its configuration parsed from the text the file carries, every stage's
  * imbalance tests tallied from the games alone (pair counts, results, colours, terminations,
- * lengths, nodes) and analysed at once (core/tune_analysis.h), and the cross-check of the last
- * complete stage's counts against the ones the tune group stored. */
+ * lengths, nodes) and analysed at once (core/stats/tune_analysis.h), and the cross-check of the
+ * last complete stage's counts against the ones the tune group stored. */
 #ifndef CARRERA_REPORT_RUN_H
 #define CARRERA_REPORT_RUN_H
 
@@ -66,8 +66,5 @@ void report_run_free(ReportRun *r);
 /* The nodes per turn player 1 searched in stage s of r: a sweep's stage's, else its limit (0
  * when it is not limited by nodes). */
 uint64_t report_stage_nodes(const ReportRun *r, const ReportStage *s);
-
-/* Player 1's score of test t (the pentanomial mean), or NaN without pairs. */
-double report_test_score(const ReportTest *t);
 
 #endif

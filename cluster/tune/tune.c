@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "regression.h"
+#include "regression_data.h"
 
 void tune_fit(const MatchConfig *c, const uint64_t (*pairs)[PAIR_CLASSES], int stage, TuneFit *fit)
 {

@@ -3,7 +3,7 @@
  * which). The games are `carrera match`'s (MPI, PGN, result file, resume); what this adds is the
  * Tuner, which the match consults between its stages:
  * - imbalance: a stage is one material-odds match over every imbalance; its pair counts are
- *   fitted at once (core/tune_analysis.c) and, when more iterations are asked for, the next
+ *   fitted at once (core/stats/tune_analysis.c) and, when more iterations are asked for, the next
  *   stage's engine plays with the values just measured, until the values it plays with lie
  *   within the 95 % intervals of the values measured with them; or, with a sweep
  *   (`nodes = ...`), each stage plays the same design at its own nodes per turn;
@@ -19,7 +19,7 @@
 #include <stdio.h>
 
 #include "match_config.h"
-#include "regression.h"
+#include "regression_data.h"
 #include "spsa.h"
 #include "stats.h"
 #include "tune_analysis.h"
@@ -27,7 +27,7 @@
 #include "tune_regression.h"
 
 /* The fit of one material-odds match (one stage of the imbalance method): everything
- * core/tune_analysis.h computes from its pair counts. */
+ * core/stats/tune_analysis.h computes from its pair counts. */
 typedef struct TuneFit {
     uint64_t pairs[MATCH_MAX_IMBALANCES][PAIR_CLASSES]; /* each imbalance, player 1's view */
     bool ok;                                            /* values were fitted */

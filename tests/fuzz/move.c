@@ -18,7 +18,7 @@
 #include "game.h"
 #include "move.h"
 #include "notation.h"
-#include "record.h"
+#include "movetext.h"
 #include "setup.h"
 
 static void require(bool ok, const char *what, const char *text)

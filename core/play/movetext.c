@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Game records as one line of text (see record.h): writing turns with move numbers, and a small
+/* Game records as one line of text (see movetext.h): writing turns with move numbers, and a small
  * tokenizer that reads them back, turn by turn, against the rules. */
-#include "record.h"
+#include "movetext.h"
 
 #include "errmsg.h"
 

@@ -4,8 +4,8 @@
  * the planned games should give every quantity, and the weights of the imbalances that would
  * give the targets (A, C and the contrasts about them) the smallest summed variance for the
  * same number of games. */
-#ifndef CARRERA_PLAN_H
-#define CARRERA_PLAN_H
+#ifndef CARRERA_PLAN_PRINT_H
+#define CARRERA_PLAN_PRINT_H
 
 #include <stdio.h>
 

@@ -15,8 +15,8 @@
  * (ignored), and comments in braces anywhere between tokens. Every turn is checked against the
  * rules: the first turn that cannot be read stops the reading with a message naming the turn,
  * its move number and side, and why. */
-#ifndef CARRERA_RECORD_H
-#define CARRERA_RECORD_H
+#ifndef CARRERA_MOVETEXT_H
+#define CARRERA_MOVETEXT_H
 
 #include "notation.h"
 

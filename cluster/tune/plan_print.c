@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The plan of an imbalance design (plan.h). */
-#include "plan.h"
+#include "plan_print.h"
 
 #include <math.h>
 #include <string.h>

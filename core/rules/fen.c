@@ -5,7 +5,7 @@
 #include "setup.h"
 
 #include "errmsg.h"
-#include "perft_ref.h"
+#include "mailbox.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -329,7 +329,7 @@ int setup_from_fen_rules(Setup *s, const Variant *v, const Rules *r, const char 
     if (n > 5 && parse_clock(fields[5], "fullmove number", 1, &s->fullmove, err, errlen) != 0)
         return -1;
     /* Under Galvin's rules kings may be left en prise: the side to move may capture one. */
-    if (r->turns != TURNS_GALVIN && ref_in_check(s, s->side ^ 1))
+    if (r->turns != TURNS_GALVIN && mailbox_in_check(s, s->side ^ 1))
         return errmsg_fail(err, errlen, "FEN has %s in check with %s to move",
                            COLOR_NAME[s->side ^ 1], COLOR_NAME[s->side]);
     return 0;

@@ -2,7 +2,7 @@
 /* The samples of the regression method of `carrera tune` (regression.h says which positions are
  * sampled and why). Each game is replayed with the core, as the match played it, so that a turn
  * the rules do not allow is found here and not fitted. */
-#include "regression.h"
+#include "regression_data.h"
 
 #include <stdarg.h>
 #include <stdbool.h>

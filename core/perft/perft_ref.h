@@ -1,18 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The reference move generator and perft: slow and obviously correct, on the mailbox Setup.
  * Pseudo-legal moves by walking the board, make, then reject a move that leaves the own king
- * attacked (found by scanning rays and leaps from the king). No bitboards, no bulk counting,
- * nothing shared with the fast core beyond Setup and the move encoding. A test oracle. */
+ * attacked (mailbox.h). No bitboards, no bulk counting, nothing shared with the fast core
+ * beyond Setup, its mailbox view and the move encoding. A test oracle. */
 #ifndef CARRERA_PERFT_REF_H
 #define CARRERA_PERFT_REF_H
 
-#include "setup.h"
-
-/* Whether square sq is attacked by a piece of color by_color. */
-bool ref_attacked(const Setup *s, int sq, int by_color);
-
-/* Whether color's king stands attacked (false if color has no king). */
-bool ref_in_check(const Setup *s, int color);
+#include "mailbox.h"
 
 /* Writes the legal moves of s to moves (room for MAX_MOVES) and returns their number. */
 int ref_legal_moves(const Setup *s, Move *moves);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Standard algebraic notation (SAN) for movements and turns: writing and reading one movement
  * (Nbd2, exd6, ixj8=C, O-O-O, Qxf7#) and one turn of a double-move rule set (e4/Nf3). Game
- * lines (1.e4/Nf3//e5/Nc6 2.d4 ...) are in record.h.
+ * lines (1.e4/Nf3//e5/Nc6 2.d4 ...) are in movetext.h.
  *
  * What is written:
  *   - a piece letter from the variant (none for pawns; Janus chess writes its Archbishop J);

@@ -2,9 +2,9 @@
 /* The data of the regression method of `carrera tune`: recorded games (match result files hold
  * them; h5/match_games.h reads them into this) replayed from their openings, and White's material
  * minus Black's at each quiet, stable material state of every game, with the game's result
- * (TuneSample rows for tune_regression_fit, core/tune_regression.h). */
-#ifndef CARRERA_REGRESSION_H
-#define CARRERA_REGRESSION_H
+ * (TuneSample rows for tune_regression_fit, core/stats/tune_regression.h). */
+#ifndef CARRERA_REGRESSION_DATA_H
+#define CARRERA_REGRESSION_DATA_H
 
 #include <stddef.h>
 #include <stdint.h>

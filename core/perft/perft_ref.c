@@ -12,98 +12,6 @@
 
 #include <string.h>
 
-typedef struct Step {
-    int df, dr;
-} Step;
-
-static const Step KNIGHT_LEAPS[8] = { { 1, 2 },   { 2, 1 },   { 2, -1 }, { 1, -2 },
-                                      { -1, -2 }, { -2, -1 }, { -2, 1 }, { -1, 2 } };
-static const Step DIAGONALS[4] = { { 1, 1 }, { 1, -1 }, { -1, -1 }, { -1, 1 } };
-static const Step ORTHOGONALS[4] = { { 1, 0 }, { 0, -1 }, { -1, 0 }, { 0, 1 } };
-
-/* What each piece type can do; the compound pieces are just two of these at once. */
-static bool leaps_as_knight(PieceType t)
-{
-    return t == KNIGHT || t == ARCHBISHOP || t == CHANCELLOR;
-}
-static bool slides_diagonally(PieceType t) { return t == BISHOP || t == ARCHBISHOP || t == QUEEN; }
-static bool slides_orthogonally(PieceType t) { return t == ROOK || t == CHANCELLOR || t == QUEEN; }
-
-static int files_of(const Setup *s) { return s->variant->files; }
-static int file_of(const Setup *s, int sq) { return sq % files_of(s); }
-static int rank_of(const Setup *s, int sq) { return sq / files_of(s); }
-
-static bool on_board(const Setup *s, int file, int rank)
-{
-    return file >= 0 && file < files_of(s) && rank >= 0 && rank < RANKS;
-}
-
-/* The square reached from sq by one step, or NO_SQUARE when the step leaves the board. */
-static int step_from(const Setup *s, int sq, Step st)
-{
-    int f = file_of(s, sq) + st.df, r = rank_of(s, sq) + st.dr;
-    return on_board(s, f, r) ? r * files_of(s) + f : NO_SQUARE;
-}
-
-static int forward(int color) { return color == WHITE ? 1 : -1; }
-static int back_rank(int color) { return color == WHITE ? 0 : RANKS - 1; }
-
-/* The piece at (file, rank); off the board reads as an empty square. */
-static Piece piece_at(const Setup *s, int file, int rank)
-{
-    return on_board(s, file, rank) ? s->board[rank * files_of(s) + file] : NO_PIECE;
-}
-
-/* The first piece met walking from (file, rank) along st, the start excluded, or NO_PIECE. */
-static Piece first_piece(const Setup *s, int file, int rank, Step st)
-{
-    for (int f = file + st.df, r = rank + st.dr; on_board(s, f, r); f += st.df, r += st.dr)
-        if (s->board[r * files_of(s) + f] != NO_PIECE)
-            return s->board[r * files_of(s) + f];
-    return NO_PIECE;
-}
-
-static bool owned_by(Piece p, int color) { return p != NO_PIECE && piece_color(p) == color; }
-
-bool ref_attacked(const Setup *s, int sq, int by_color)
-{
-    int file = file_of(s, sq), rank = rank_of(s, sq);
-    for (int i = 0; i < 8; i++) {
-        Piece p = piece_at(s, file + KNIGHT_LEAPS[i].df, rank + KNIGHT_LEAPS[i].dr);
-        if (owned_by(p, by_color) && leaps_as_knight(piece_type(p)))
-            return true;
-    }
-    Piece king = make_piece(by_color, KING);
-    for (int i = 0; i < 4; i++) {
-        Step d = DIAGONALS[i], o = ORTHOGONALS[i];
-        Piece p = first_piece(s, file, rank, d);
-        if (owned_by(p, by_color) && slides_diagonally(piece_type(p)))
-            return true;
-        p = first_piece(s, file, rank, o);
-        if (owned_by(p, by_color) && slides_orthogonally(piece_type(p)))
-            return true;
-        if (piece_at(s, file + d.df, rank + d.dr) == king ||
-            piece_at(s, file + o.df, rank + o.dr) == king)
-            return true;
-    }
-    /* A pawn attacking sq stands one rank behind it, seen from the pawn's side. */
-    Piece pawn = make_piece(by_color, PAWN);
-    int behind = rank - forward(by_color);
-    return piece_at(s, file - 1, behind) == pawn || piece_at(s, file + 1, behind) == pawn;
-}
-
-static int find_king(const Setup *s, int color)
-{
-    const Piece *k = memchr(s->board, make_piece(color, KING), (size_t)(files_of(s) * RANKS));
-    return k ? (int)(k - s->board) : NO_SQUARE;
-}
-
-bool ref_in_check(const Setup *s, int color)
-{
-    int k = find_king(s, color);
-    return k != NO_SQUARE && ref_attacked(s, k, !color);
-}
-
 /* ---- Pseudo-legal moves ---- */
 
 typedef struct MoveList {
@@ -128,7 +36,8 @@ static bool open_for(const Setup *s, int sq, int us)
 static void gen_slides(const Setup *s, int from, const Step dirs[4], MoveList *l)
 {
     for (int i = 0; i < 4; i++) {
-        for (int t = step_from(s, from, dirs[i]); t != NO_SQUARE; t = step_from(s, t, dirs[i])) {
+        for (int t = mailbox_step(s, from, dirs[i]); t != NO_SQUARE;
+             t = mailbox_step(s, t, dirs[i])) {
             if (open_for(s, t, s->side))
                 add(l, from, t, MOVE_NORMAL, NO_TYPE);
             if (s->board[t] != NO_PIECE)
@@ -140,7 +49,7 @@ static void gen_slides(const Setup *s, int from, const Step dirs[4], MoveList *l
 static void gen_steps(const Setup *s, int from, const Step *steps, int n, MoveList *l)
 {
     for (int i = 0; i < n; i++) {
-        int t = step_from(s, from, steps[i]);
+        int t = mailbox_step(s, from, steps[i]);
         if (t != NO_SQUARE && open_for(s, t, s->side))
             add(l, from, t, MOVE_NORMAL, NO_TYPE);
     }
@@ -149,7 +58,7 @@ static void gen_steps(const Setup *s, int from, const Step *steps, int n, MoveLi
 /* A pawn move to the last rank becomes one move per promotion piece of the variant. */
 static void add_pawn_move(const Setup *s, int from, int to, MoveList *l)
 {
-    if (rank_of(s, to) != back_rank(!s->side)) {
+    if (mailbox_rank(s, to) != mailbox_back_rank(!s->side)) {
         add(l, from, to, MOVE_NORMAL, NO_TYPE);
         return;
     }
@@ -159,25 +68,25 @@ static void add_pawn_move(const Setup *s, int from, int to, MoveList *l)
 
 static void gen_pawn(const Setup *s, int from, MoveList *l)
 {
-    int us = s->side, fw = forward(us);
-    int one = step_from(s, from, (Step){ 0, fw });
+    int us = s->side, fw = mailbox_forward(us);
+    int one = mailbox_step(s, from, (Step){ 0, fw });
     if (one == NO_SQUARE) /* a pawn on the last rank cannot come from a valid FEN */
         return;
     if (s->board[one] == NO_PIECE) {
         add_pawn_move(s, from, one, l);
-        int two = step_from(s, one, (Step){ 0, fw });
-        if (rank_of(s, from) == back_rank(us) + fw && s->board[two] == NO_PIECE)
+        int two = mailbox_step(s, one, (Step){ 0, fw });
+        if (mailbox_rank(s, from) == mailbox_back_rank(us) + fw && s->board[two] == NO_PIECE)
             add(l, from, two, MOVE_NORMAL, NO_TYPE);
     }
     for (int df = -1; df <= 1; df += 2) {
-        int t = step_from(s, from, (Step){ df, fw });
+        int t = mailbox_step(s, from, (Step){ df, fw });
         if (t == NO_SQUARE)
             continue;
         if (s->board[t] != NO_PIECE && piece_color(s->board[t]) != us) {
             add_pawn_move(s, from, t, l);
         } else if ((t == s->ep[0] || t == s->ep[1]) && s->board[t] == NO_PIECE) {
             /* The pawn that double-stepped stands beside us, behind the ep square. */
-            int victim = step_from(s, t, (Step){ 0, -fw });
+            int victim = mailbox_step(s, t, (Step){ 0, -fw });
             if (s->board[victim] == make_piece(!us, PAWN))
                 add(l, from, t, MOVE_EN_PASSANT, NO_TYPE);
         }
@@ -187,7 +96,7 @@ static void gen_pawn(const Setup *s, int from, MoveList *l)
 /* Where king and rook stand after castling on `side` (0 queen side, 1 king side). */
 static void castling_targets(const Setup *s, int color, int side, int *king_to, int *rook_to)
 {
-    int rank = back_rank(color) * files_of(s);
+    int rank = mailbox_back_rank(color) * mailbox_files(s);
     *king_to = rank + s->variant->king_to[side];
     *rook_to = rank + s->variant->rook_to[side];
 }
@@ -208,13 +117,13 @@ static bool clear_for_castling(const Setup *s, int a, int b, int king, int rook)
  * behind it on the back rank): the legality test after make rejects that, as for every move. */
 static void gen_castling(const Setup *s, MoveList *l)
 {
-    int us = s->side, king = find_king(s, us);
+    int us = s->side, king = mailbox_king(s, us);
     if (king == NO_SQUARE)
         return;
     for (int side = 0; side < 2; side++) {
         int rook = s->castle_rook[us][side];
         if (rook == NO_SQUARE || s->board[rook] != make_piece(us, ROOK) ||
-            rank_of(s, king) != back_rank(us))
+            mailbox_rank(s, king) != mailbox_back_rank(us))
             continue;
         int king_to, rook_to;
         castling_targets(s, us, side, &king_to, &rook_to);
@@ -224,7 +133,7 @@ static void gen_castling(const Setup *s, MoveList *l)
         int lo = king < king_to ? king : king_to, hi = king < king_to ? king_to : king;
         bool safe = true;
         for (int sq = lo; sq <= hi && safe; sq++)
-            safe = !ref_attacked(s, sq, !us);
+            safe = !mailbox_attacked(s, sq, !us);
         if (safe)
             add(l, king, rook, MOVE_CASTLING, NO_TYPE);
     }
@@ -233,7 +142,7 @@ static void gen_castling(const Setup *s, MoveList *l)
 static int pseudo_legal_moves(const Setup *s, Move *moves)
 {
     MoveList l = { moves, 0 };
-    for (int sq = 0; sq < files_of(s) * RANKS; sq++) {
+    for (int sq = 0; sq < mailbox_files(s) * RANKS; sq++) {
         Piece p = s->board[sq];
         if (p == NO_PIECE || piece_color(p) != s->side)
             continue;
@@ -241,15 +150,15 @@ static int pseudo_legal_moves(const Setup *s, Move *moves)
         if (t == PAWN) {
             gen_pawn(s, sq, &l);
         } else if (t == KING) {
-            gen_steps(s, sq, DIAGONALS, 4, &l);
-            gen_steps(s, sq, ORTHOGONALS, 4, &l);
+            gen_steps(s, sq, MAILBOX_DIAGONALS, 4, &l);
+            gen_steps(s, sq, MAILBOX_ORTHOGONALS, 4, &l);
         } else {
-            if (leaps_as_knight(t))
-                gen_steps(s, sq, KNIGHT_LEAPS, 8, &l);
-            if (slides_diagonally(t))
-                gen_slides(s, sq, DIAGONALS, &l);
-            if (slides_orthogonally(t))
-                gen_slides(s, sq, ORTHOGONALS, &l);
+            if (mailbox_leaps_as_knight(t))
+                gen_steps(s, sq, MAILBOX_KNIGHT, 8, &l);
+            if (mailbox_slides_diagonally(t))
+                gen_slides(s, sq, MAILBOX_DIAGONALS, &l);
+            if (mailbox_slides_orthogonally(t))
+                gen_slides(s, sq, MAILBOX_ORTHOGONALS, &l);
         }
     }
     gen_castling(s, &l);
@@ -267,7 +176,7 @@ void ref_make(const Setup *s, Move m, Setup *out)
 
     if (kind == MOVE_CASTLING) {
         /* Lift both pieces before placing either: king and rook may swap squares. */
-        int side = file_of(s, to) < file_of(s, from) ? 0 : 1, king_to, rook_to;
+        int side = mailbox_file(s, to) < mailbox_file(s, from) ? 0 : 1, king_to, rook_to;
         castling_targets(s, us, side, &king_to, &rook_to);
         out->board[from] = out->board[to] = NO_PIECE;
         out->board[king_to] = make_piece(us, KING);
@@ -276,7 +185,7 @@ void ref_make(const Setup *s, Move m, Setup *out)
         out->board[from] = NO_PIECE;
         out->board[to] = kind == MOVE_PROMOTION ? make_piece(us, move_promo(m)) : moving;
         if (kind == MOVE_EN_PASSANT) {
-            out->board[step_from(s, to, (Step){ 0, -forward(us) })] = NO_PIECE;
+            out->board[mailbox_step(s, to, (Step){ 0, -mailbox_forward(us) })] = NO_PIECE;
             capture = true;
         }
     }
@@ -290,8 +199,9 @@ void ref_make(const Setup *s, Move m, Setup *out)
                 out->castle_rook[c][side] = NO_SQUARE;
 
     out->ep[0] = out->ep[1] = NO_SQUARE;
-    if (piece_type(moving) == PAWN && (rank_of(s, to) - rank_of(s, from)) * forward(us) == 2)
-        out->ep[0] = step_from(s, from, (Step){ 0, forward(us) });
+    if (piece_type(moving) == PAWN &&
+        (mailbox_rank(s, to) - mailbox_rank(s, from)) * mailbox_forward(us) == 2)
+        out->ep[0] = mailbox_step(s, from, (Step){ 0, mailbox_forward(us) });
 
     out->halfmove = piece_type(moving) == PAWN || capture ? 0 : s->halfmove + 1;
     if (us == BLACK)
@@ -304,7 +214,7 @@ void ref_make(const Setup *s, Move m, Setup *out)
 /* The one legality test: the side that moved must not have left its king attacked. */
 static bool legal_result(const Setup *before, const Setup *after)
 {
-    return !ref_in_check(after, before->side);
+    return !mailbox_in_check(after, before->side);
 }
 
 int ref_legal_moves(const Setup *s, Move *moves)
