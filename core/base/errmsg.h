@@ -7,6 +7,10 @@
 
 #include <stddef.h>
 
+/* The size of every error buffer: room for a message that quotes another (a file, line and key
+ * in front of what the value's parser said). */
+#define ERRMSG_LEN 1024
+
 /* Formats the message into err (nothing when err is NULL or errlen 0). */
 void errmsg_set(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
