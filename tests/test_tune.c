@@ -2,8 +2,9 @@
 /* `carrera tune` end to end: the [tune] section's errors; the imbalance method iterated (the
  * second iteration plays with the first one's values, both recorded); SPSA with its whole
  * trajectory recomputed here from the games in the file, the same with one thread, two threads
- * and two ranks, and after a kill and --resume; the regression over the games of earlier result
- * files; scripts/plot-tuning drawing each kind of result. */
+ * and two ranks, and after a kill and --resume; what a killed tune run and a killed regression
+ * leave at their files' names; the regression over the games of earlier result files;
+ * scripts/plot-tuning drawing each kind of result. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdarg.h>
@@ -12,12 +13,17 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <hdf5.h>
@@ -550,6 +556,104 @@ static void test_spsa_kill_and_resume(void **state)
     expect_same_doubles(whole, h5, "/tune/theta");
 }
 
+/* Whether the root of the file at path has the attribute name. */
+static bool root_has(const char *path, const char *name)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        fail_msg("cannot open %s", path);
+    htri_t has = H5Aexists(f, name);
+    H5Fclose(f);
+    return has > 0;
+}
+
+/* How many files lie beside path under its name and a suffix: the temporaries of its making,
+ * path.new-PID-K, and of its replacing, path.tmp. */
+static int temporaries_of(const char *path)
+{
+    const char *name = strrchr(path, '/') + 1;
+    size_t n = strlen(name);
+    DIR *d = opendir(scratch_dir);
+    assert_non_null(d);
+    int found = 0;
+    for (struct dirent *e = readdir(d); e; e = readdir(d))
+        found += strncmp(e->d_name, name, n) == 0 && e->d_name[n] == '.';
+    closedir(d);
+    return found;
+}
+
+/* Runs argv, its output thrown away, with files limited to limit bytes and SIGXFSZ left to kill
+ * it: a write past the limit ends it there, as a kill in the middle of writing a file would.
+ * Returns its exit status, or 128 + the signal that ended it. */
+static int run_killed_writing(const char *const *argv, rlim_t limit)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit size = { limit, limit }, core = { 0, 0 };
+        int null = open("/dev/null", O_RDWR);
+        signal(SIGXFSZ, SIG_DFL);
+        if (setrlimit(RLIMIT_FSIZE, &size) != 0 || setrlimit(RLIMIT_CORE, &core) != 0 || null < 0 ||
+            dup2(null, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0 ||
+            dup2(null, STDERR_FILENO) < 0)
+            _exit(126);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int status;
+    assert_true(waitpid(pid, &status, 0) == pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* What a killed tune job leaves at its file's name (docs/result-files.md, "Tune results"): a tune
+ * run killed midway nothing but a checkpoint, which --resume completes and publishes; a
+ * regression killed while it writes its file nothing at all, and the same command then publishes
+ * the file whole, the killed one's temporary file notwithstanding. */
+static void test_killed_files(void **state)
+{
+    (void)state;
+    char config[1024], ini[512], pgn[512], h5[512], text[32];
+    snprintf(config, sizeof config, SPSA, 1, 4);
+    path_of(ini, sizeof ini, "killed-run", "ini");
+    path_of(pgn, sizeof pgn, "killed-run", "pgn");
+    path_of(h5, sizeof h5, "killed-run", "h5");
+    write_bytes(ini, config, strlen(config));
+    const char *argv[] = { CARRERA_BIN, "tune", "--config", ini,  "--pgn", pgn,
+                           "--out",     h5,     "--quiet",  NULL, NULL };
+    assert_true(run_killed(argv, pgn, 6)); /* in the second of four iterations */
+    read_text(h5, "/", "format", text, sizeof text);
+    assert_string_equal(text, "carrera-match");
+    assert_false(root_has(h5, "end_time"));
+    assert_int_equal(temporaries_of(h5), 0);
+    argv[9] = "--resume";
+    Run r = run_program(argv);
+    if (r.status != 0)
+        fail_msg("resume: status %d\n%s\n%s", r.status, r.out, r.err);
+    run_free(&r);
+    assert_true(root_has(h5, "end_time"));
+    assert_true(read_number(h5, "/", "resumed") == 1);
+    expect_spsa_trajectory(h5, 4);
+    assert_int_equal(temporaries_of(h5), 0);
+
+    char out[512];
+    path_of(ini, sizeof ini, "killed-regression", "ini");
+    path_of(out, sizeof out, "killed-regression", "h5");
+    snprintf(config, sizeof config, "[tune]\nmethod = regression\ngames = %s\n", h5);
+    write_bytes(ini, config, strlen(config));
+    const char *fit[] = { CARRERA_BIN, "tune", "--config", ini, "--out", out, NULL };
+    assert_int_equal(run_killed_writing(fit, 2048), 128 + SIGXFSZ);
+    assert_int_equal(access(out, F_OK), -1);
+    assert_int_equal(temporaries_of(out), 1);
+    r = run_program(fit);
+    if (!strstr(r.err, "result: "))
+        fail_msg("again: status %d\n%s\n%s", r.status, r.out, r.err);
+    run_free(&r);
+    read_text(out, "/", "format", text, sizeof text);
+    assert_string_equal(text, "carrera-tune");
+    assert_int_equal(temporaries_of(out), 1);
+}
+
 /* The regression over the games of the earlier runs' files: a result file of its own, with the
  * numbers of the regression the iterated run made over the same games. */
 static void test_regression_sources(void **state)
@@ -668,6 +772,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_pawn_free),
         cmocka_unit_test(test_spsa),
         cmocka_unit_test(test_spsa_kill_and_resume),
+        cmocka_unit_test(test_killed_files),
         cmocka_unit_test(test_regression_sources),
         cmocka_unit_test(test_plot_errors),
     };

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* What Carrera's HDF5 result files share (the perft result, perft_file.c; the match result,
- * match_file.c): messages that carry what HDF5 said about a failure, attributes and row types, the
- * provenance of a run, the file access list, flushing to disk, and replacing a file by a
- * completed copy (what is checked before a file is trusted is in h5check.h). Internal to h5/, the
- * only folder that includes HDF5. Single-threaded: one thread of rank 0 writes result files. */
+/* What Carrera's HDF5 result files share (the perft, match and tune files): messages that carry
+ * what HDF5 said about a failure, attributes and row types, the provenance of a run, the file
+ * access list, flushing to disk, and replacing a file by a completed copy (the order a result
+ * file's life takes them in is result_file.h's; what is checked before a file is trusted is in
+ * h5check.h). Internal to h5/, the only folder that includes HDF5. Single-threaded: one thread of
+ * rank 0 writes result files. */
 #ifndef CARRERA_H5FILE_H
 #define CARRERA_H5FILE_H
 
@@ -146,9 +147,9 @@ hid_t h5file_create_new(const char *path, char **made, char *err, size_t errlen)
 /* The end of making a new file: when its header is written and flushed (ready), made becomes
  * the file at path, replacing one there when replace (h5file_replace_with), else only when path
  * does not exist by then (another job given the same file: a hard link, which unlike rename
- * refuses an existing name); when not ready made is removed. made is freed either way. Returns
- * 0, or -1 (with a message when ready). */
-int h5file_settle_new(char *made, const char *path, bool ready, bool replace, char *err,
-                      size_t errlen);
+ * refuses an existing name; the message says what to do about it, exists); when not ready made
+ * is removed. made is freed either way. Returns 0, or -1 (with a message when ready). */
+int h5file_settle_new(char *made, const char *path, bool ready, bool replace, const char *exists,
+                      char *err, size_t errlen);
 
 #endif

@@ -177,8 +177,9 @@ hid_t h5file_create_new(const char *path, char **made, char *err, size_t errlen)
     return file;
 }
 
-/* Makes made the file at path unless path exists by then; made is removed either way. */
-static int publish(const char *made, const char *path, char *err, size_t errlen)
+/* Makes made the file at path unless path exists by then (a message with what to do about it,
+ * exists); made is removed either way. */
+static int publish(const char *made, const char *path, const char *exists, char *err, size_t errlen)
 {
     int rc = link(made, path);
     /* a file system without hard links: rename, which would replace a file made meanwhile */
@@ -187,23 +188,22 @@ static int publish(const char *made, const char *path, char *err, size_t errlen)
     int e = errno;
     unlink(made);
     if (rc != 0 && e == EEXIST)
-        return h5file_fail(err, errlen, "%s already exists: resume it, or remove it to start again",
-                           path);
+        return h5file_fail(err, errlen, "%s already exists: %s", path, exists);
     if (rc != 0)
         return h5file_fail(err, errlen, "cannot create %s: %s", path, strerror(e));
     sync_dir(path);
     return 0;
 }
 
-int h5file_settle_new(char *made, const char *path, bool ready, bool replace, char *err,
-                      size_t errlen)
+int h5file_settle_new(char *made, const char *path, bool ready, bool replace, const char *exists,
+                      char *err, size_t errlen)
 {
     int rc = -1;
     if (!ready)
         unlink(made);
     else
         rc = replace ? h5file_replace_with(made, path, err, errlen)
-                     : publish(made, path, err, errlen);
+                     : publish(made, path, exists, err, errlen);
     free(made);
     return rc;
 }

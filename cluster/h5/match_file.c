@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The HDF5 result and checkpoint file of a match (layout: docs/result-files.md). Only rank 0 uses
- * it, with the serial library; what it shares with the perft result (perft_file.c) is in
- * h5file.c, its rows are in match_rows.c, the resume's reading in match_resume.c, the summary in
- * match_summary.c.
+ * it, with the serial library; its life (made, published, resumed, completed) is result_file.c's
+ * as for every result file, what it shares with them is in h5file.c, its rows are in
+ * match_rows.c, the resume's reading in match_resume.c, the summary in match_summary.c.
  *
  * Crash safety. A match does not know its games in advance, so unlike the perft file its table
  * grows: every pair appends two rows and their moves to chunked datasets and is flushed (H5Fflush,
@@ -15,7 +15,7 @@
  * under a file size limit: "truncated file" on the next open). So every append first claims the
  * room it may need past the end of the file and gives it back at once; when the claim fails the
  * pair is not written and the file stays as the last flush left it. What changes the file in other
- * ways (a resume, the summary) is done on a copy that then replaces it, as for perft. */
+ * ways (a resume, the summary) is done on a copy that then replaces it (result_file.c). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "match_file.h"
@@ -29,7 +29,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "h5check.h"
 #include "h5file.h"
 #include "match_file_impl.h"
 #include "match_rows.h"
@@ -62,8 +61,10 @@ void match_file_count_pair(MatchFile *h, uint64_t pair, const double score[2])
     h->counts[stats_pair_class(score[0], score[1])]++;
 }
 
-static int close_file(MatchFile *h)
+/* Closes what recording keeps open in the file. */
+static void close_records(void *owner)
 {
+    MatchFile *h = owner;
     if (h->row_type >= 0)
         H5Tclose(h->row_type);
     if (h->games >= 0)
@@ -72,18 +73,35 @@ static int close_file(MatchFile *h)
         H5Dclose(h->moves);
     if (h->penta >= 0)
         H5Dclose(h->penta);
-    int rc = h->file >= 0 ? H5Fclose(h->file) : 0;
-    h->row_type = h->games = h->moves = h->penta = h->file = H5I_INVALID_HID;
-    return rc < 0 ? -1 : 0;
+    h->row_type = h->games = h->moves = h->penta = H5I_INVALID_HID;
 }
+
+/* Opens what recording needs: the three datasets and the row type. h->bytes is the caller's. */
+static int open_records(void *owner)
+{
+    MatchFile *h = owner;
+    h->games = H5Dopen2(h->rf.file, "/match/games", H5P_DEFAULT);
+    h->moves = H5Dopen2(h->rf.file, "/match/moves", H5P_DEFAULT);
+    h->penta = H5Dopen2(h->rf.file, "/match/pentanomial", H5P_DEFAULT);
+    h->row_type = match_rows_type();
+    long long rows = h->games >= 0 ? h5file_table_rows(h->games) : -1;
+    h->rows = rows > 0 ? (uint64_t)rows : 0;
+    return (h->games < 0 || h->moves < 0 || h->penta < 0 || h->row_type < 0 || rows < 0) ? -1 : 0;
+}
+
+static const ResultKind match_kind = {
+    .check = { MATCH_ROWS_FORMAT, "match", MATCH_FILE_FORMAT_VERSION, "match checkpoint",
+               "finish it" },
+    .words = { "game", "the match's parameters", "the summary" },
+    .open_records = open_records,
+    .close_records = close_records,
+};
 
 static void match_free(MatchFile *h)
 {
     if (!h)
         return;
-    close_file(h);
-    free(h->path);
-    free(h->tmp);
+    result_file_free(&h->rf);
     free(h->done);
     free(h);
 }
@@ -92,30 +110,16 @@ static MatchFile *match_new(const char *path, uint64_t n_pairs, char *err, size_
 {
     MatchFile *h = calloc(1, sizeof *h);
     if (h) {
-        h->file = h->games = h->moves = h->penta = h->row_type = H5I_INVALID_HID;
+        h->games = h->moves = h->penta = h->row_type = H5I_INVALID_HID;
         h->n_pairs = n_pairs;
-        h->path = strdup(path);
-        h->tmp = h5file_copy_name(path);
         h->done = calloc(n_pairs / 8 + 1, 1);
     }
-    if (!h || !h->path || !h->tmp || !h->done) {
+    if (!h || result_file_init(&h->rf, &match_kind, h, path) < 0 || !h->done) {
         match_free(h);
         h5file_fail(err, errlen, "%s: out of memory", path);
         return NULL;
     }
     return h;
-}
-
-/* Opens what recording needs: the three datasets and the row type. h->bytes is the caller's. */
-static int open_for_records(MatchFile *h)
-{
-    h->games = H5Dopen2(h->file, "/match/games", H5P_DEFAULT);
-    h->moves = H5Dopen2(h->file, "/match/moves", H5P_DEFAULT);
-    h->penta = H5Dopen2(h->file, "/match/pentanomial", H5P_DEFAULT);
-    h->row_type = match_rows_type();
-    long long rows = h->games >= 0 ? h5file_table_rows(h->games) : -1;
-    h->rows = rows > 0 ? (uint64_t)rows : 0;
-    return (h->games < 0 || h->moves < 0 || h->penta < 0 || h->row_type < 0 || rows < 0) ? -1 : 0;
 }
 
 int match_file_write_counts(MatchFile *h)
@@ -133,17 +137,21 @@ Provenance match_file_provenance(const MatchFileInfo *info)
 
 /* ---- creating ---- */
 
-static int write_header(MatchFile *h, const MatchFileInfo *info, char *err, size_t errlen)
-{
-    const MatchConfig *c = info->cfg;
-    const char *path = h->path;
-    Provenance prov = match_file_provenance(info);
-    if (h5file_put_str(h->file, "format", MATCH_ROWS_FORMAT) < 0 ||
-        h5file_put_i32(h->file, "format_version", MATCH_FILE_FORMAT_VERSION) < 0 ||
-        h5file_put_provenance(h->file, &prov) < 0 || h5file_put_i32(h->file, "resumed", 0) < 0)
-        return h5file_fail(err, errlen, "cannot write the provenance to %s", path);
+/* What match_file_create gives write_header. */
+typedef struct Creating {
+    MatchFile *h;
+    const MatchFileInfo *info;
+} Creating;
 
-    hid_t g = H5Gcreate2(h->file, "match", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+/* Writes the header below the provenance: the match's facts, its empty tables. */
+static int write_header(void *ctx, char *err, size_t errlen)
+{
+    const Creating *x = ctx;
+    MatchFile *h = x->h;
+    const MatchConfig *c = x->info->cfg;
+    const char *path = h->rf.path;
+
+    hid_t g = H5Gcreate2(h->rf.file, "match", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     int rc = g < 0 ? -1 : 0;
     if (rc == 0) {
         rc |= h5file_put_str(g, "variant", c->variant->name);
@@ -208,31 +216,12 @@ MatchFile *match_file_create(const char *path, const MatchFileInfo *info, char *
     h5file_quiet();
     if (check_info(path, info, err, errlen) < 0)
         return NULL;
-    struct stat st;
-    if (!info->overwrite && stat(path, &st) == 0) {
-        h5file_fail(err, errlen, "%s already exists: resume it, or remove it to start again", path);
-        return NULL;
-    }
     MatchFile *h = match_new(path, (uint64_t)info->cfg->games / 2, err, errlen);
     if (!h)
         return NULL;
-    /* Made under a name of its own, the file appears at path once its header is on disk (see
-     * perft_file_create in perft_file.c): a match killed meanwhile leaves no half-made checkpoint.
-     */
-    char *made = NULL;
-    h->file = h5file_create_new(path, &made, err, errlen);
-    if (h->file < 0) {
-        match_free(h);
-        return NULL;
-    }
-    int rc = write_header(h, info, err, errlen);
-    if (rc == 0 && open_for_records(h) < 0)
-        rc = h5file_fail(err, errlen, "cannot reopen the games of %s", path);
-    if (rc == 0)
-        rc = h5file_flush(h->file, path, err, errlen);
-    rc = h5file_settle_new(made, path, rc == 0, info->overwrite, err, errlen);
-    if (rc != 0) {
-        close_file(h);
+    Provenance prov = match_file_provenance(info);
+    Creating x = { h, info };
+    if (result_file_create(&h->rf, &prov, info->overwrite, write_header, &x, err, errlen) < 0) {
         match_free(h);
         return NULL;
     }
@@ -240,6 +229,40 @@ MatchFile *match_file_create(const char *path, const MatchFileInfo *info, char *
 }
 
 /* ---- resume ---- */
+
+/* What match_file_open_resume gives the resume's steps. */
+typedef struct Resuming {
+    MatchFile *h;
+    const MatchFileInfo *expected;
+    MatchFileDone *done;
+    uint64_t keep; /* the rows to keep: a pair a kill cut short at the end is dropped */
+} Resuming;
+
+static int compare_match(void *ctx, hid_t file, char *diffs, size_t len)
+{
+    return match_resume_compare(file, ((const Resuming *)ctx)->expected, diffs, len);
+}
+
+/* Reads the games; what is done is the pairs in the file. */
+static int read_games(void *ctx, uint64_t *done, char *err, size_t errlen)
+{
+    Resuming *x = ctx;
+    if (open_records(x->h) < 0)
+        return h5file_fail(err, errlen,
+                           "%s: damaged checkpoint (cannot open /match/games, /match/moves or "
+                           "/match/pentanomial)",
+                           x->h->rf.path);
+    if (match_resume_read(x->h, x->done, &x->keep, err, errlen) < 0)
+        return -1;
+    *done = x->done->n;
+    return 0;
+}
+
+static int prepare(void *ctx)
+{
+    Resuming *x = ctx;
+    return match_resume_prepare(x->h, x->keep);
+}
 
 MatchFile *match_file_open_resume(const char *path, const MatchFileInfo *expected,
                                   MatchFileDone *done, char *err, size_t errlen)
@@ -251,45 +274,20 @@ MatchFile *match_file_open_resume(const char *path, const MatchFileInfo *expecte
     MatchFile *h = match_new(path, (uint64_t)expected->cfg->games / 2, err, errlen);
     if (!h)
         return NULL;
-    bool copied = false;
-    uint64_t keep = 0;
-    static const H5CheckKind kind = { MATCH_ROWS_FORMAT, "match", MATCH_FILE_FORMAT_VERSION,
-                                      "match checkpoint", "finish it" };
-    h->file = h5check_open(path, &kind, expected->lock_wait, err, errlen);
-    if (h->file < 0)
-        goto out;
-    if (open_for_records(h) < 0) {
-        h5file_fail(err, errlen,
-                    "%s: damaged checkpoint (cannot open /match/games, /match/moves or "
-                    "/match/pentanomial)",
-                    path);
-        goto out;
+    Provenance prov = match_file_provenance(expected);
+    const ResultResume how = { .prov = &prov,
+                               .done_name = "pairs_done_at_start",
+                               .lock_wait = expected->lock_wait,
+                               .compare = compare_match,
+                               .read = read_games,
+                               .prepare = prepare };
+    Resuming x = { h, expected, done, 0 };
+    if (result_file_resume(&h->rf, &how, &x, err, errlen) < 0) {
+        match_file_done_free(done);
+        match_free(h);
+        return NULL;
     }
-    if (match_resume_read(h, expected, done, &keep, err, errlen) < 0)
-        goto out;
-    /* The checkpoint is good: the resume is recorded in a copy that then replaces it. */
-    if (close_file(h) < 0) {
-        h5file_fail(err, errlen, "cannot close %s", path);
-        goto out;
-    }
-    if ((h->file = h5file_open_copy(path, h->tmp, err, errlen)) < 0)
-        goto out;
-    copied = true;
-    if (open_for_records(h) < 0 || match_resume_prepare(h, expected, keep, done->n) < 0) {
-        h5file_fail(err, errlen, "cannot record the resume in %s", h->tmp);
-        goto out;
-    }
-    if (h5file_flush(h->file, h->tmp, err, errlen) < 0 ||
-        h5file_replace_with(h->tmp, path, err, errlen) < 0)
-        goto out;
     return h;
-out:
-    close_file(h);
-    if (copied)
-        unlink(h->tmp);
-    match_file_done_free(done);
-    match_free(h);
-    return NULL;
 }
 
 void match_file_done_free(MatchFileDone *done)
@@ -310,7 +308,7 @@ bool match_file_done_has(const MatchFileDone *done, uint64_t pair)
     return done->n && bsearch(&key, done->pairs, done->n, sizeof key, cmp_pair);
 }
 
-int match_file_resume_count(const MatchFile *h) { return h->run; }
+int match_file_resume_count(const MatchFile *h) { return h->rf.run; }
 
 /* ---- recording and finishing ---- */
 
@@ -321,7 +319,7 @@ static int check_room(const MatchFile *h, size_t bytes, const char *what, char *
 {
     void *handle = NULL;
     struct stat st;
-    if (H5Fget_vfd_handle(h->file, H5P_DEFAULT, &handle) < 0 || !handle)
+    if (H5Fget_vfd_handle(h->rf.file, H5P_DEFAULT, &handle) < 0 || !handle)
         return 0;
     int fd = *(int *)handle;
     if (fstat(fd, &st) != 0)
@@ -336,7 +334,7 @@ static int check_room(const MatchFile *h, size_t bytes, const char *what, char *
         err, errlen,
         "no room to write %s to %s (%zu bytes): %s; the file keeps what was recorded "
         "before",
-        what, h->path, bytes, strerror(rc));
+        what, h->rf.path, bytes, strerror(rc));
 }
 
 int match_file_record_pair(MatchFile *h, uint64_t pair, const GameRecord g[2], char *err,
@@ -345,14 +343,14 @@ int match_file_record_pair(MatchFile *h, uint64_t pair, const GameRecord g[2], c
     h5file_quiet();
     unsigned long long p = (unsigned long long)pair;
     if (pair >= h->n_pairs)
-        return h5file_fail(err, errlen, "%s: pair %llu is not in the match (%llu pairs)", h->path,
-                           p, (unsigned long long)h->n_pairs);
+        return h5file_fail(err, errlen, "%s: pair %llu is not in the match (%llu pairs)",
+                           h->rf.path, p, (unsigned long long)h->n_pairs);
     if (match_file_is_done(h, pair))
-        return h5file_fail(err, errlen, "%s: pair %llu is recorded already", h->path, p);
+        return h5file_fail(err, errlen, "%s: pair %llu is recorded already", h->rf.path, p);
     for (int k = 0; k < 2; k++)
         if (g[k].result < -1 || g[k].result > 1 || g[k].ending >= END_NB)
-            return h5file_fail(err, errlen, "%s: game %d of pair %llu has no valid result", h->path,
-                               k + 1, p);
+            return h5file_fail(err, errlen, "%s: game %d of pair %llu has no valid result",
+                               h->rf.path, k + 1, p);
     GameRow rows[2];
     char *text[2];
     text[0] = match_rows_fill(&rows[0], pair, 0, &g[0], h->bytes);
@@ -361,11 +359,11 @@ int match_file_record_pair(MatchFile *h, uint64_t pair, const GameRecord g[2], c
     char what[48];
     snprintf(what, sizeof what, "pair %llu", p);
     if (!text[0] || !text[1])
-        rc = h5file_fail(err, errlen, "%s: out of memory writing pair %llu", h->path, p);
+        rc = h5file_fail(err, errlen, "%s: out of memory writing pair %llu", h->rf.path, p);
     else if (check_room(h, match_rows_append_bytes(rows) + ROOM_SLACK, what, err, errlen) < 0)
         rc = -1;
     else if (match_rows_append(h->games, h->moves, h->rows, h->bytes, rows, text) < 0)
-        rc = h5file_fail(err, errlen, "cannot write pair %llu to %s", p, h->path);
+        rc = h5file_fail(err, errlen, "cannot write pair %llu to %s", p, h->rf.path);
     free(text[0]);
     free(text[1]);
     if (rc != 0)
@@ -375,36 +373,27 @@ int match_file_record_pair(MatchFile *h, uint64_t pair, const GameRecord g[2], c
     double score[2] = { rows[0].player1_score, rows[1].player1_score };
     match_file_count_pair(h, pair, score);
     if (match_file_write_counts(h) < 0)
-        return h5file_fail(err, errlen, "cannot write the pair counts to %s", h->path);
-    return h5file_flush(h->file, h->path, err, errlen);
+        return h5file_fail(err, errlen, "cannot write the pair counts to %s", h->rf.path);
+    return result_file_flush(&h->rf, err, errlen);
+}
+
+/* What match_file_finish gives write_summary. */
+typedef struct Finishing {
+    MatchFile *h;
+    const MatchFileSummary *s;
+} Finishing;
+
+static int write_summary(void *ctx)
+{
+    const Finishing *f = ctx;
+    return match_summary_write(f->h, f->s);
 }
 
 int match_file_finish(MatchFile *h, const MatchFileSummary *s, char *err, size_t errlen)
 {
     h5file_quiet();
-    char now[PROV_TIME_MAX];
-    const char *end = s->end_time;
-    if (!end) {
-        provenance_now(now);
-        end = now;
-    }
-    /* The checkpoint complete on disk, the summary is written to a copy that replaces it. */
-    int rc = h5file_flush(h->file, h->path, err, errlen);
-    if (rc == 0 && close_file(h) < 0)
-        rc = h5file_fail(err, errlen, "cannot close %s", h->path);
-    if (rc == 0 && (h->file = h5file_open_copy(h->path, h->tmp, err, errlen)) < 0)
-        rc = -1;
-    bool copied = rc == 0;
-    if (rc == 0 && match_summary_write(h, s, end) < 0)
-        rc = h5file_fail(err, errlen, "cannot write the summary to %s", h->tmp);
-    else if (rc == 0 && close_file(h) < 0)
-        rc = h5file_fail(err, errlen, "cannot write %s", h->tmp);
-    if (rc == 0)
-        rc = h5file_replace_with(h->tmp, h->path, err, errlen);
-    if (rc != 0 && copied) {
-        close_file(h);
-        h5file_drop_copy(h->tmp, h->path, "game", err, errlen);
-    }
+    Finishing f = { h, s };
+    int rc = result_file_finish(&h->rf, s->end_time, write_summary, &f, err, errlen);
     match_free(h);
     return rc;
 }
@@ -412,9 +401,7 @@ int match_file_finish(MatchFile *h, const MatchFileSummary *s, char *err, size_t
 int match_file_close(MatchFile *h, char *err, size_t errlen)
 {
     h5file_quiet();
-    int rc = h5file_flush(h->file, h->path, err, errlen);
-    if (close_file(h) < 0 && rc == 0)
-        rc = h5file_fail(err, errlen, "cannot close %s", h->path);
+    int rc = result_file_close(&h->rf, err, errlen);
     match_free(h);
     return rc;
 }
@@ -428,13 +415,13 @@ int match_file_write_tune(MatchFile *h, const Tuner *t, char *err, size_t errlen
                    (size_t)t->n_iterations * sizeof(TuneIteration) + ROOM_SLACK;
     if (check_room(h, bytes, "/tune", err, errlen) < 0)
         return -1;
-    if (tune_group_write(h->file, t) != 0)
-        return h5file_fail(err, errlen, "cannot write /tune to %s", h->path);
-    return h5file_flush(h->file, h->path, err, errlen);
+    if (tune_group_write(h->rf.file, t) != 0)
+        return h5file_fail(err, errlen, "cannot write /tune to %s", h->rf.path);
+    return result_file_flush(&h->rf, err, errlen);
 }
 
 int match_file_flush(MatchFile *h, char *err, size_t errlen)
 {
     h5file_quiet();
-    return h5file_flush(h->file, h->path, err, errlen);
+    return result_file_flush(&h->rf, err, errlen);
 }

@@ -10,20 +10,19 @@
 #include <stdint.h>
 
 #include "match_file.h"
+#include "result_file.h"
 #include "stats.h"
 
 struct MatchFile {
-    hid_t file, games, moves, penta; /* the file, /match/games, /match/moves, /match/pentanomial */
-    hid_t row_type;                  /* memory type of GameRow */
-    char *path;
-    char *tmp;        /* path.tmp, where the file's replacements are built */
-    uint64_t n_pairs; /* planned */
-    uint8_t *done;    /* one bit per planned pair: in the file */
-    uint64_t rows;    /* rows of /match/games */
-    uint64_t bytes;   /* bytes of /match/moves the rows name: where the next moves go */
+    ResultFile rf;             /* the file, its names and runs */
+    hid_t games, moves, penta; /* /match/games, /match/moves, /match/pentanomial */
+    hid_t row_type;            /* memory type of GameRow */
+    uint64_t n_pairs;          /* planned */
+    uint8_t *done;             /* one bit per planned pair: in the file */
+    uint64_t rows;             /* rows of /match/games */
+    uint64_t bytes;            /* bytes of /match/moves the rows name: where the next moves go */
     uint64_t wins, draws, losses;
     uint64_t counts[PAIR_CLASSES];
-    int run; /* 0 for a new file, k after the k-th resume */
 };
 
 /* Whether pair is in the file. */
@@ -42,20 +41,22 @@ Provenance match_file_provenance(const MatchFileInfo *info);
 extern const char *const match_summary_names[];
 extern const size_t match_summary_n_names;
 
-/* Writes the summary of the file's pairs on /match, /tune when s->tune, and end_time (end).
- * Returns 0 or -1. */
-int match_summary_write(MatchFile *h, const MatchFileSummary *s, const char *end);
+/* Writes the summary of the file's pairs on /match, and /tune when s->tune. Returns 0 or -1. */
+int match_summary_write(MatchFile *h, const MatchFileSummary *s);
 
-/* The resume's reading of the checkpoint open in h->file (match_file_open_resume): compares its
- * match with expected (a message naming every difference) and reads its pairs into done and h's
- * tally; *keep receives the rows to keep (a pair a kill cut short at the end is dropped) and
- * h->bytes the end of their moves. Returns 0, or -1 with a message. */
-int match_resume_read(MatchFile *h, const MatchFileInfo *expected, MatchFileDone *done,
-                      uint64_t *keep, char *err, size_t errlen);
+/* Compares the match of the checkpoint open in file with expected (the Carrera that wrote it
+ * aside: result_file.c compares that): diffs receives every difference. Returns 0, or -1 when
+ * the match's parameters are missing. */
+int match_resume_compare(hid_t file, const MatchFileInfo *expected, char *diffs, size_t len);
+
+/* The resume's reading of the checkpoint open in h->rf.file, its records open
+ * (match_file_open_resume): reads its pairs into done and h's tally; *keep receives the rows to
+ * keep (a pair a kill cut short at the end is dropped) and h->bytes the end of their moves.
+ * Returns 0, or -1 with a message. */
+int match_resume_read(MatchFile *h, MatchFileDone *done, uint64_t *keep, char *err, size_t errlen);
 
 /* Brings the copy being resumed to what this run continues: the torn pair dropped (keep rows,
- * h->bytes bytes of moves), the counts those of the rows, no summary, the resume recorded with
- * pairs done. Returns 0 or -1. */
-int match_resume_prepare(MatchFile *h, const MatchFileInfo *info, uint64_t keep, uint64_t pairs);
+ * h->bytes bytes of moves), the counts those of the rows, no summary. Returns 0 or -1. */
+int match_resume_prepare(MatchFile *h, uint64_t keep);
 
 #endif

@@ -57,24 +57,14 @@ static int compare_str(hid_t loc, const char *name, const char *what, const char
     return 0;
 }
 
-/* Compares the checkpoint's match with the expected one; diffs receives every difference. */
-static int compare_match(hid_t file, const MatchFileInfo *e, char *diffs, size_t len)
+int match_resume_compare(hid_t file, const MatchFileInfo *e, char *diffs, size_t len)
 {
     const MatchConfig *c = e->cfg;
-    char have[256];
     long long games;
     uint64_t seed;
     hid_t g = H5Gopen2(file, "/match", H5P_DEFAULT);
     char *text = h5file_get_str_alloc(file, "configuration");
     int rc = g < 0 || !text ? -1 : 0;
-    if (rc == 0 && h5file_get_str(file, "carrera_version", have, sizeof have) == 0) {
-        if (strcmp(have, e->prov->version) != 0)
-            h5file_add_diff(diffs, len,
-                            "the checkpoint was written by Carrera %s, this is Carrera %s", have,
-                            e->prov->version);
-    } else {
-        rc = -1;
-    }
     if (rc == 0)
         rc = compare_str(g, "variant", "variant", c->variant->name, diffs, len);
     if (rc == 0)
@@ -204,16 +194,16 @@ static const char *read_rows(MatchFile *h, MatchMoves *mv, MatchFileDone *done, 
 /* Reads every row into done and h's tally. Rows of the last pair that cannot be read, whose moves
  * are not in /match/moves, or that are incomplete or empty are a pair a kill cut short: *keep
  * receives the rows before them. Any other bad row is a damaged file. */
-static int read_games(MatchFile *h, MatchFileDone *done, uint64_t *keep, char *err, size_t errlen)
+int match_resume_read(MatchFile *h, MatchFileDone *done, uint64_t *keep, char *err, size_t errlen)
 {
-    const char *path = h->path;
+    const char *path = h->rf.path;
     MatchMoves mv;
     if (!h5check_stored_as(h->games, h->row_type))
         return h5file_fail(err, errlen,
                            "%s: damaged checkpoint (/match/games is not stored as Carrera stores "
                            "it)",
                            path);
-    if (match_rows_moves_open(&mv, h->file) < 0)
+    if (match_rows_moves_open(&mv, h->rf.file) < 0)
         return h5file_fail(err, errlen, "%s: damaged checkpoint (cannot open /match/moves)", path);
     done->pairs = malloc((h->rows / 2 + 1) * sizeof *done->pairs);
     GameRow *rows = malloc(BATCH_ROWS * sizeof *rows);
@@ -238,19 +228,7 @@ static int read_games(MatchFile *h, MatchFileDone *done, uint64_t *keep, char *e
     return rc;
 }
 
-int match_resume_read(MatchFile *h, const MatchFileInfo *expected, MatchFileDone *done,
-                      uint64_t *keep, char *err, size_t errlen)
-{
-    char diffs[1024] = "";
-    if (compare_match(h->file, expected, diffs, sizeof diffs) < 0)
-        return h5file_fail(err, errlen,
-                           "%s: damaged checkpoint (the match's parameters are missing)", h->path);
-    if (diffs[0])
-        return h5file_fail(err, errlen, "%s: %s", h->path, diffs);
-    return read_games(h, done, keep, err, errlen);
-}
-
-int match_resume_prepare(MatchFile *h, const MatchFileInfo *info, uint64_t keep, uint64_t pairs)
+int match_resume_prepare(MatchFile *h, uint64_t keep)
 {
     hsize_t rows = keep, bytes = h->bytes;
     if (H5Dset_extent(h->games, &rows) < 0 || H5Dset_extent(h->moves, &bytes) < 0)
@@ -258,7 +236,7 @@ int match_resume_prepare(MatchFile *h, const MatchFileInfo *info, uint64_t keep,
     h->rows = keep;
     if (match_file_write_counts(h) < 0)
         return -1;
-    hid_t g = H5Gopen2(h->file, "/match", H5P_DEFAULT);
+    hid_t g = H5Gopen2(h->rf.file, "/match", H5P_DEFAULT);
     if (g < 0)
         return -1;
     int rc = 0;
@@ -267,10 +245,7 @@ int match_resume_prepare(MatchFile *h, const MatchFileInfo *info, uint64_t keep,
             rc = -1;
     if (H5Gclose(g) < 0)
         rc = -1;
-    if (H5Aexists(h->file, "end_time") > 0 && H5Adelete(h->file, "end_time") < 0)
+    if (H5Aexists(h->rf.file, "end_time") > 0 && H5Adelete(h->rf.file, "end_time") < 0)
         rc = -1;
-    Provenance prov = match_file_provenance(info);
-    if (rc == 0)
-        rc = h5file_record_resume(h->file, &prov, "pairs_done_at_start", pairs, &h->run);
     return rc;
 }

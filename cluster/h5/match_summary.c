@@ -28,14 +28,14 @@ static const char *stop_reason(const MatchFile *h, const Sprt *sprt, uint64_t pa
 /* v, or NaN when there were no games to compute it from. */
 static double unless_none(bool any, double v) { return any ? v : NAN; }
 
-int match_summary_write(MatchFile *h, const MatchFileSummary *s, const char *end)
+int match_summary_write(MatchFile *h, const MatchFileSummary *s)
 {
     TrinomialStats tri;
     PentanomialStats penta;
     bool any = stats_trinomial(h->wins, h->draws, h->losses, &tri);
     stats_pentanomial(h->counts, &penta);
     uint64_t pairs = penta.pairs;
-    hid_t g = H5Gopen2(h->file, "/match", H5P_DEFAULT);
+    hid_t g = H5Gopen2(h->rf.file, "/match", H5P_DEFAULT);
     if (g < 0)
         return -1;
     int rc = 0;
@@ -70,8 +70,6 @@ int match_summary_write(MatchFile *h, const MatchFileSummary *s, const char *end
     if (H5Gclose(g) < 0)
         rc = -1;
     if (rc == 0 && s->tune)
-        rc = tune_group_write(h->file, s->tune);
-    if (rc == 0)
-        rc = h5file_put_end_time(h->file, h->run, end);
+        rc = tune_group_write(h->rf.file, s->tune);
     return rc ? -1 : 0;
 }

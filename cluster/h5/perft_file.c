@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The HDF5 result and checkpoint file of a distributed perft (layout: docs/result-files.md).
- * Only rank 0 uses it, with the serial library; what it shares with the match result
- * (match_file.c) is in h5file.c, its tables are in perft_rows.c, the resume's reading in
- * perft_resume.c, the results in perft_results.c.
+ * Only rank 0 uses it, with the serial library; its life (made, published, resumed, completed)
+ * is result_file.c's as for every result file, what it shares with them is in h5file.c, its
+ * tables are in perft_rows.c, the resume's reading in perft_resume.c, the results in
+ * perft_results.c.
  *
  * Crash safety rests on five choices. The file keeps the layout of HDF5 1.8 (no 1.10
  * superblock, whose "file open for writing" flag would make a killed job's file unreadable
@@ -11,11 +12,8 @@
  * flushes leaves a file whose structure is that of the last flush. A flush is H5Fflush
  * followed by fsync, so a flushed unit survives the node too. And what does change the
  * structure of a file holding counts (a resume, the results) is done on a copy that then
- * replaces it: HDF5 keeps no journal, and such a change cut short by a full disk or a kill
- * could leave the only record of days of counting unreadable. A new file, likewise, is made
- * under a name of its own and appears at its path only once its header is on disk: a job
- * killed in its first moments leaves no half-made file that a resume would refuse and a new
- * start too (found by killing rank 0 as it created the file). */
+ * replaces it, and a new file appears at its path only once its header is on disk
+ * (result_file.c says why). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "perft_file.h"
@@ -23,11 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "h5check.h"
 #include "h5file.h"
 #include "perft_file_impl.h"
 #include "perft_rows.h"
@@ -52,10 +47,10 @@ long long perft_file_row_of(const PerftFile *h, uint64_t id)
     return r ? (long long)r->row : -1;
 }
 
-/* Closes the file and what recording keeps open in it. Returns -1 when HDF5 could not write
- * what it still held. */
-static int close_file(PerftFile *h)
+/* Closes what recording keeps open in the file. */
+static void close_records(void *owner)
 {
+    PerftFile *h = owner;
     if (h->done_type >= 0)
         H5Tclose(h->done_type);
     if (h->one_space >= 0)
@@ -66,61 +61,15 @@ static int close_file(PerftFile *h)
         H5Sclose(h->units_space);
     if (h->units >= 0)
         H5Dclose(h->units);
-    int rc = h->file >= 0 ? H5Fclose(h->file) : 0;
-    h->done_type = h->one_space = h->one_xfer = h->units_space = h->units = h->file =
-        H5I_INVALID_HID;
-    return rc < 0 ? -1 : 0;
-}
-
-static void result_free(PerftFile *h)
-{
-    if (!h)
-        return;
-    close_file(h);
-    free(h->path);
-    free(h->tmp);
-    free(h->index);
-    free(h->nodes);
-    free(h);
-}
-
-/* A result with room for n units; the index and nodes are filled by the caller. */
-static PerftFile *result_new(const char *path, size_t n, char *err, size_t errlen)
-{
-    PerftFile *h = calloc(1, sizeof *h);
-    if (h) {
-        h->file = h->units = h->units_space = h->one_space = h->one_xfer = h->done_type =
-            H5I_INVALID_HID;
-        h->path = strdup(path);
-        h->tmp = h5file_copy_name(path);
-        h->index = malloc((n ? n : 1) * sizeof *h->index);
-        h->nodes = malloc((n ? n : 1) * sizeof *h->nodes);
-    }
-    if (!h || !h->path || !h->tmp || !h->index || !h->nodes) {
-        result_free(h);
-        h5file_fail(err, errlen, "%s: out of memory", path);
-        return NULL;
-    }
-    h->n_units = n;
-    return h;
-}
-
-/* Sorts the index and checks that the ids are distinct. */
-int perft_file_index_ready(PerftFile *h, char *err, size_t errlen)
-{
-    qsort(h->index, h->n_units, sizeof *h->index, cmp_id);
-    for (size_t i = 1; i < h->n_units; i++)
-        if (h->index[i].id == h->index[i - 1].id)
-            return h5file_fail(err, errlen, "%s: unit id %llu appears twice", h->path,
-                               (unsigned long long)h->index[i].id);
-    return 0;
+    h->done_type = h->one_space = h->one_xfer = h->units_space = h->units = H5I_INVALID_HID;
 }
 
 /* Opens what recording needs: /perft/units, its dataspace, the row types. */
-static int open_for_records(PerftFile *h)
+static int open_records(void *owner)
 {
+    PerftFile *h = owner;
     hsize_t one = 1;
-    h->units = H5Dopen2(h->file, "/perft/units", H5P_DEFAULT);
+    h->units = H5Dopen2(h->rf.file, "/perft/units", H5P_DEFAULT);
     h->units_space = h->units >= 0 ? H5Dget_space(h->units) : -1;
     h->one_space = H5Screate_simple(1, &one, NULL);
     h->done_type = perft_rows_done_type();
@@ -135,10 +84,56 @@ static int open_for_records(PerftFile *h)
                : 0;
 }
 
+static const ResultKind perft_kind = {
+    .check = { PERFT_ROWS_FORMAT, "perft", H5_FORMAT_VERSION, "checkpoint", "finish it" },
+    .words = { "unit", "the job parameters", "the results" },
+    .open_records = open_records,
+    .close_records = close_records,
+};
+
+static void result_free(PerftFile *h)
+{
+    if (!h)
+        return;
+    result_file_free(&h->rf);
+    free(h->index);
+    free(h->nodes);
+    free(h);
+}
+
+/* A result with room for n units; the index and nodes are filled by the caller. */
+static PerftFile *result_new(const char *path, size_t n, char *err, size_t errlen)
+{
+    PerftFile *h = calloc(1, sizeof *h);
+    if (h) {
+        h->units = h->units_space = h->one_space = h->one_xfer = h->done_type = H5I_INVALID_HID;
+        h->index = malloc((n ? n : 1) * sizeof *h->index);
+        h->nodes = malloc((n ? n : 1) * sizeof *h->nodes);
+    }
+    if (!h || result_file_init(&h->rf, &perft_kind, h, path) < 0 || !h->index || !h->nodes) {
+        result_free(h);
+        h5file_fail(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    h->n_units = n;
+    return h;
+}
+
+/* Sorts the index and checks that the ids are distinct. */
+int perft_file_index_ready(PerftFile *h, char *err, size_t errlen)
+{
+    qsort(h->index, h->n_units, sizeof *h->index, cmp_id);
+    for (size_t i = 1; i < h->n_units; i++)
+        if (h->index[i].id == h->index[i - 1].id)
+            return h5file_fail(err, errlen, "%s: unit id %llu appears twice", h->rf.path,
+                               (unsigned long long)h->index[i].id);
+    return 0;
+}
+
 int perft_file_flush(PerftFile *h, char *err, size_t errlen)
 {
     h5file_quiet();
-    if (h5file_flush(h->file, h->path, err, errlen) < 0)
+    if (result_file_flush(&h->rf, err, errlen) < 0)
         return -1;
     h->dirty = false;
     return 0;
@@ -151,20 +146,25 @@ int perft_file_flush_if_due(PerftFile *h, char *err, size_t errlen)
     return perft_file_flush(h, err, errlen);
 }
 
-int perft_file_resume_count(const PerftFile *h) { return h->run; }
+int perft_file_resume_count(const PerftFile *h) { return h->rf.run; }
 
-/* Writes the header: provenance, job parameters, root turns and the units table. */
-static int write_header(PerftFile *h, const PerftFileInfo *info, const Split *split, char *err,
-                        size_t errlen)
+/* What perft_file_create gives write_header. */
+typedef struct Creating {
+    PerftFile *h;
+    const PerftFileInfo *info;
+    const Split *split;
+} Creating;
+
+/* Writes the header below the provenance: job parameters, root turns and the units table. */
+static int write_header(void *ctx, char *err, size_t errlen)
 {
-    const char *path = h->path;
-    hid_t root = h->file;
-    if (h5file_put_str(root, "format", PERFT_ROWS_FORMAT) < 0 ||
-        h5file_put_i32(root, "format_version", H5_FORMAT_VERSION) < 0 ||
-        h5file_put_provenance(root, info->prov) < 0 || h5file_put_i32(root, "resumed", 0) < 0)
-        return h5file_fail(err, errlen, "cannot write the provenance to %s", path);
+    const Creating *c = ctx;
+    PerftFile *h = c->h;
+    const PerftFileInfo *info = c->info;
+    const Split *split = c->split;
+    const char *path = h->rf.path;
 
-    hid_t g = H5Gcreate2(root, "perft", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = H5Gcreate2(h->rf.file, "perft", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     int rc = g < 0 ? -1 : 0;
     if (rc == 0) {
         rc |= h5file_put_str(g, "variant", info->variant);
@@ -268,11 +268,6 @@ PerftFile *perft_file_create(const char *path, const PerftFileInfo *info, const 
     h5file_quiet();
     if (check_job(path, info, split, err, errlen) < 0)
         return NULL;
-    struct stat st;
-    if (!info->overwrite && stat(path, &st) == 0) {
-        h5file_fail(err, errlen, "%s already exists: resume it, or remove it to start again", path);
-        return NULL;
-    }
     PerftFile *h = result_new(path, split->n_units, err, errlen);
     if (!h)
         return NULL;
@@ -282,30 +277,10 @@ PerftFile *perft_file_create(const char *path, const PerftFileInfo *info, const 
         h->index[i] = (IdRow){ split->units[i].id, i };
         h->nodes[i] = split->units[i].nodes;
     }
-    if (perft_file_index_ready(h, err, errlen) < 0) {
-        result_free(h);
-        return NULL;
-    }
-
-    /* The file is made under a name of its own and appears at path once its header is on disk
-     * (h5file_create_new): a job killed meanwhile leaves no half-made checkpoint that a resume
-     * would refuse and a new start too. Publishing it refuses an existing file even after the
-     * check above (two jobs given the same file); a replacement is renamed over the old file,
-     * so a failure leaves the old one. */
-    char *made = NULL;
-    h->file = h5file_create_new(path, &made, err, errlen);
-    if (h->file < 0) {
-        result_free(h);
-        return NULL;
-    }
-    int rc = write_header(h, info, split, err, errlen);
-    if (rc == 0 && open_for_records(h) < 0)
-        rc = h5file_fail(err, errlen, "cannot reopen the units of %s", path);
-    if (rc == 0)
-        rc = perft_file_flush(h, err, errlen);
-    rc = h5file_settle_new(made, path, rc == 0, info->overwrite, err, errlen);
-    if (rc != 0) {
-        close_file(h);
+    Creating c = { h, info, split };
+    if (perft_file_index_ready(h, err, errlen) < 0 ||
+        result_file_create(&h->rf, info->prov, info->overwrite, write_header, &c, err, errlen) <
+            0) {
         result_free(h);
         return NULL;
     }
@@ -314,13 +289,33 @@ PerftFile *perft_file_create(const char *path, const PerftFileInfo *info, const 
 
 /* ---- resume ---- */
 
-/* Records this run as the next resume: the count on the root, the provenance in /resumes/K. */
-static int record_resume(PerftFile *h, const Provenance *prov)
+/* What perft_file_open_resume gives the resume's steps. */
+typedef struct Resuming {
+    PerftFile *h;
+    const PerftFileInfo *expected;
+    Split *split;
+} Resuming;
+
+static int compare_job(void *ctx, hid_t file, char *diffs, size_t len)
 {
-    size_t done = 0;
+    return perft_resume_compare(file, ((const Resuming *)ctx)->expected, diffs, len);
+}
+
+/* Reads the split; what is done is the units counted. */
+static int read_split(void *ctx, uint64_t *done, char *err, size_t errlen)
+{
+    Resuming *x = ctx;
+    PerftFile *h = x->h;
+    h->variant = variant_by_name(x->expected->variant);
+    if (!h->variant)
+        return h5file_fail(err, errlen, "%s: unknown variant '%s'", h->rf.path,
+                           x->expected->variant);
+    if (perft_resume_read_split(h, x->split, err, errlen) < 0)
+        return -1;
+    *done = 0;
     for (size_t i = 0; i < h->n_units; i++)
-        done += h->nodes[i] != UNIT_NOT_DONE;
-    return h5file_record_resume(h->file, prov, "units_done_at_start", done, &h->run);
+        *done += h->nodes[i] != UNIT_NOT_DONE;
+    return 0;
 }
 
 PerftFile *perft_file_open_resume(const char *path, const PerftFileInfo *expected, Split *split_out,
@@ -336,52 +331,20 @@ PerftFile *perft_file_open_resume(const char *path, const PerftFileInfo *expecte
     if (!h)
         return NULL;
     h->interval = expected->checkpoint_interval > 0 ? expected->checkpoint_interval : 0;
-    bool copied = false;
-    static const H5CheckKind kind = { PERFT_ROWS_FORMAT, "perft", H5_FORMAT_VERSION, "checkpoint",
-                                      "finish it" };
-    h->file = h5check_open(path, &kind, expected->lock_wait, err, errlen);
-    if (h->file < 0)
-        goto out;
-    char diffs[1024] = "";
-    if (perft_resume_compare(h->file, expected, diffs, sizeof diffs) < 0) {
-        h5file_fail(err, errlen, "%s: damaged checkpoint (the job parameters are missing)", path);
-        goto out;
+    const ResultResume how = { .prov = expected->prov,
+                               .done_name = "units_done_at_start",
+                               .lock_wait = expected->lock_wait,
+                               .compare = compare_job,
+                               .read = read_split };
+    Resuming x = { h, expected, split_out };
+    if (result_file_resume(&h->rf, &how, &x, err, errlen) < 0) {
+        free(split_out->root_turns);
+        free(split_out->units);
+        memset(split_out, 0, sizeof *split_out);
+        result_free(h);
+        return NULL;
     }
-    if (diffs[0]) {
-        h5file_fail(err, errlen, "%s: %s", path, diffs);
-        goto out;
-    }
-    h->variant = variant_by_name(expected->variant);
-    if (!h->variant) {
-        h5file_fail(err, errlen, "%s: unknown variant '%s'", path, expected->variant);
-        goto out;
-    }
-    if (perft_resume_read_split(h, split_out, err, errlen) < 0)
-        goto out;
-    /* The checkpoint is good: the resume is recorded in a copy that then replaces it. */
-    if (close_file(h) < 0) {
-        h5file_fail(err, errlen, "cannot close %s", path);
-        goto out;
-    }
-    if ((h->file = h5file_open_copy(path, h->tmp, err, errlen)) < 0)
-        goto out;
-    copied = true;
-    if (record_resume(h, expected->prov) < 0 || open_for_records(h) < 0) {
-        h5file_fail(err, errlen, "cannot record the resume in %s", h->tmp);
-        goto out;
-    }
-    if (perft_file_flush(h, err, errlen) < 0 || h5file_replace_with(h->tmp, path, err, errlen) < 0)
-        goto out;
     return h;
-out:
-    close_file(h);
-    if (copied)
-        unlink(h->tmp);
-    free(split_out->root_turns);
-    free(split_out->units);
-    memset(split_out, 0, sizeof *split_out);
-    result_free(h);
-    return NULL;
 }
 
 /* ---- recording and finishing ---- */
@@ -391,25 +354,25 @@ int perft_file_record_unit(PerftFile *h, const WorkUnit *u, char *err, size_t er
     h5file_quiet();
     long long row = perft_file_row_of(h, u->id);
     if (row < 0)
-        return h5file_fail(err, errlen, "%s: unit %llu is not in the job", h->path,
+        return h5file_fail(err, errlen, "%s: unit %llu is not in the job", h->rf.path,
                            (unsigned long long)u->id);
     if (u->nodes == UNIT_NOT_DONE)
-        return h5file_fail(err, errlen, "%s: unit %llu has no count to record", h->path,
+        return h5file_fail(err, errlen, "%s: unit %llu has no count to record", h->rf.path,
                            (unsigned long long)u->id);
     if (h->nodes[row] != UNIT_NOT_DONE) {
         if (h->nodes[row] == u->nodes)
             return 0;
         return h5file_fail(err, errlen,
                            "%s: unit %llu counted twice with different counts (%llu, then %llu)",
-                           h->path, (unsigned long long)u->id, (unsigned long long)h->nodes[row],
+                           h->rf.path, (unsigned long long)u->id, (unsigned long long)h->nodes[row],
                            (unsigned long long)u->nodes);
     }
-    DoneRow r = { u->nodes, u->rank, u->seconds, h->run };
+    DoneRow r = { u->nodes, u->rank, u->seconds, h->rf.run };
     hsize_t off = (hsize_t)row, cnt = 1;
     if (H5Sselect_hyperslab(h->units_space, H5S_SELECT_SET, &off, NULL, &cnt, NULL) < 0 ||
         H5Dwrite(h->units, h->done_type, h->one_space, h->units_space, h->one_xfer, &r) < 0)
         return h5file_fail(err, errlen, "cannot record unit %llu in %s", (unsigned long long)u->id,
-                           h->path);
+                           h->rf.path);
     h->nodes[row] = u->nodes;
     if (!h->dirty) {
         h->dirty = true;
@@ -418,42 +381,38 @@ int perft_file_record_unit(PerftFile *h, const WorkUnit *u, char *err, size_t er
     return perft_file_flush_if_due(h, err, errlen);
 }
 
+/* What perft_file_finish gives write_results. */
+typedef struct Finishing {
+    PerftFile *h;
+    const Split *split;
+    const uint64_t *divide;
+    const PerftStats *stats;
+    int n_stats;
+    uint64_t total;
+} Finishing;
+
+static int write_results(void *ctx)
+{
+    const Finishing *f = ctx;
+    return perft_results_write(f->h, f->split, f->divide, f->stats, f->n_stats, f->total);
+}
+
 int perft_file_finish(PerftFile *h, const Split *split, const PerftStats *stats, int n_stats,
                       const char *end_time, uint64_t *total, char *err, size_t errlen)
 {
     h5file_quiet();
-    char now[PROV_TIME_MAX];
-    if (!end_time) {
-        provenance_now(now);
-        end_time = now;
-    }
     uint64_t sum = 0;
     uint64_t *divide = calloc(split->n_root + 1, sizeof *divide);
     if (!divide || perft_results_sum(h, split, divide, &sum, err, errlen) < 0) {
         if (!divide)
-            h5file_fail(err, errlen, "%s: out of memory", h->path);
+            h5file_fail(err, errlen, "%s: out of memory", h->rf.path);
         free(divide);
         perft_file_close(h, NULL, 0);
         return -1;
     }
-    /* The checkpoint complete on disk, the results are written to a copy that replaces it. */
-    int rc = perft_file_flush(h, err, errlen);
-    if (rc == 0 && close_file(h) < 0)
-        rc = h5file_fail(err, errlen, "cannot close %s", h->path);
-    if (rc == 0 && (h->file = h5file_open_copy(h->path, h->tmp, err, errlen)) < 0)
-        rc = -1;
-    bool copied = rc == 0;
-    if (rc == 0 && perft_results_write(h, split, divide, stats, n_stats, sum, end_time) < 0)
-        rc = h5file_fail(err, errlen, "cannot write the results to %s", h->tmp);
-    else if (rc == 0 && close_file(h) < 0)
-        rc = h5file_fail(err, errlen, "cannot write %s", h->tmp);
-    if (rc == 0)
-        rc = h5file_replace_with(h->tmp, h->path, err, errlen);
+    Finishing f = { h, split, divide, stats, n_stats, sum };
+    int rc = result_file_finish(&h->rf, end_time, write_results, &f, err, errlen);
     free(divide);
-    if (rc != 0 && copied) {
-        close_file(h);
-        h5file_drop_copy(h->tmp, h->path, "unit", err, errlen);
-    }
     if (rc == 0 && total)
         *total = sum;
     result_free(h);
@@ -463,9 +422,7 @@ int perft_file_finish(PerftFile *h, const Split *split, const PerftStats *stats,
 int perft_file_close(PerftFile *h, char *err, size_t errlen)
 {
     h5file_quiet();
-    int rc = perft_file_flush(h, err, errlen);
-    if (close_file(h) < 0 && rc == 0)
-        rc = h5file_fail(err, errlen, "cannot close %s", h->path);
+    int rc = result_file_close(&h->rf, err, errlen);
     result_free(h);
     return rc;
 }

@@ -11,7 +11,7 @@ int perft_results_sum(const PerftFile *h, const Split *split, uint64_t *divide, 
                       char *err, size_t errlen)
 {
     if (split->n_units != h->n_units)
-        return h5file_fail(err, errlen, "%s: the split has %zu units, the file %zu", h->path,
+        return h5file_fail(err, errlen, "%s: the split has %zu units, the file %zu", h->rf.path,
                            split->n_units, h->n_units);
     uint64_t sum = 0;
     for (size_t i = 0; i < split->n_units; i++) {
@@ -19,16 +19,16 @@ int perft_results_sum(const PerftFile *h, const Split *split, uint64_t *divide, 
         long long row = perft_file_row_of(h, u->id);
         unsigned long long id = (unsigned long long)u->id;
         if (row < 0)
-            return h5file_fail(err, errlen, "%s: unit %llu is not in the file", h->path, id);
+            return h5file_fail(err, errlen, "%s: unit %llu is not in the file", h->rf.path, id);
         if (u->nodes == UNIT_NOT_DONE)
-            return h5file_fail(err, errlen, "%s: unit %llu is not counted yet", h->path, id);
+            return h5file_fail(err, errlen, "%s: unit %llu is not counted yet", h->rf.path, id);
         if (h->nodes[row] != u->nodes)
             return h5file_fail(err, errlen, "%s: unit %llu was counted (%llu) but not recorded",
-                               h->path, id, (unsigned long long)u->nodes);
+                               h->rf.path, id, (unsigned long long)u->nodes);
         uint64_t part;
         if (__builtin_mul_overflow(u->nodes, u->multiplicity, &part) ||
             __builtin_add_overflow(sum, part, &sum))
-            return h5file_fail(err, errlen, "%s: the total exceeds 64 bits", h->path);
+            return h5file_fail(err, errlen, "%s: the total exceeds 64 bits", h->rf.path);
         if (split->n_root && u->root < split->n_root)
             divide[u->root] += part;
     }
@@ -37,9 +37,9 @@ int perft_results_sum(const PerftFile *h, const Split *split, uint64_t *divide, 
 }
 
 int perft_results_write(PerftFile *h, const Split *split, const uint64_t *divide,
-                        const PerftStats *stats, int n_stats, uint64_t total, const char *end)
+                        const PerftStats *stats, int n_stats, uint64_t total)
 {
-    hid_t g = H5Gopen2(h->file, "/perft", H5P_DEFAULT);
+    hid_t g = H5Gopen2(h->rf.file, "/perft", H5P_DEFAULT);
     if (g < 0)
         return -1;
     int rc = 0;
@@ -89,7 +89,5 @@ int perft_results_write(PerftFile *h, const Split *split, const uint64_t *divide
     if (rc == 0)
         rc |= h5file_put_u64(g, "nodes", total);
     H5Gclose(g);
-    if (rc == 0)
-        rc |= h5file_put_end_time(h->file, h->run, end);
     return rc;
 }

@@ -16,12 +16,7 @@ int perft_resume_compare(hid_t file, const PerftFileInfo *e, char *diffs, size_t
     char have[FEN_MAX + 64];
     long long n;
     hid_t g = H5Gopen2(file, "/perft", H5P_DEFAULT);
-    if (g < 0 || h5file_get_str(file, "carrera_version", have, sizeof have) < 0)
-        goto bad;
-    if (strcmp(have, e->prov->version) != 0)
-        h5file_add_diff(diffs, len, "the checkpoint was written by Carrera %s, this is Carrera %s",
-                        have, e->prov->version);
-    if (h5file_get_str(g, "variant", have, sizeof have) < 0)
+    if (g < 0 || h5file_get_str(g, "variant", have, sizeof have) < 0)
         goto bad;
     if (strcmp(have, e->variant) != 0)
         h5file_add_diff(diffs, len, "the checkpoint is for variant %s, this job asks for %s", have,
@@ -78,9 +73,9 @@ bad:
 /* Reads /perft/root_turns and /perft/units into split and h. */
 int perft_resume_read_split(PerftFile *h, Split *split, char *err, size_t errlen)
 {
-    const char *path = h->path;
+    const char *path = h->rf.path;
     long long n;
-    hid_t g = H5Gopen2(h->file, "/perft", H5P_DEFAULT);
+    hid_t g = H5Gopen2(h->rf.file, "/perft", H5P_DEFAULT);
     if (g < 0 || h5file_get_int(g, "split_depth", &n) < 0 || n < 0) {
         if (g >= 0)
             H5Gclose(g);
@@ -113,7 +108,7 @@ int perft_resume_read_split(PerftFile *h, Split *split, char *err, size_t errlen
         return h5file_fail(err, errlen, "%s: damaged checkpoint (cannot read /perft/root_turns)",
                            path);
 
-    hid_t units = H5Dopen2(h->file, "/perft/units", H5P_DEFAULT);
+    hid_t units = H5Dopen2(h->rf.file, "/perft/units", H5P_DEFAULT);
     long long nu = units >= 0 ? h5file_table_rows(units) : -1;
     if (nu < 0) {
         if (units >= 0)

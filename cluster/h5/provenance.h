@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Provenance of a result: how it was made (program version and revision, compiler and flags,
  * ranks, threads, hosts, the configuration, when it started), so that a number in a result file
- * can be traced and reproduced. Plain data: the HDF5 writer (perft_file.c) stores it. */
+ * can be traced and reproduced. Plain data: the HDF5 writer (result_file.c) stores it. */
 #ifndef CARRERA_PROVENANCE_H
 #define CARRERA_PROVENANCE_H
 

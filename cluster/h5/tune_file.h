@@ -14,8 +14,9 @@
  * no version) had variable-length strings. */
 #define TUNE_FILE_FORMAT_VERSION 2
 
-/* Writes the file at path: refuses an existing file. Returns 0, or -1 with a message; no
- * partial file is left. */
+/* Writes the file at path: refuses an existing file. Made under a name of its own beside path and
+ * published whole (result_file.h), so that a job killed while it writes leaves nothing at path.
+ * Returns 0, or -1 with a message; no partial file is left. */
 int tune_file_create(const char *path, const Provenance *prov, const Tuner *t,
                      const char *const *sources, int n_sources, char *err, size_t errlen);
 
