@@ -407,7 +407,7 @@ static void test_sigterm_flushes(void **state)
     pid_t job = start(command(true, args), o, e);
     sleep_ms(3000);
     assert_int_equal(kill(job, SIGTERM), 0);
-    assert_int_equal(finish(job), 1);
+    assert_int_equal(finish(job), 3);
     const char *err = slurp(e);
     if (!strstr(err, "stopped by SIGTERM after"))
         fail_msg("stderr: %s", err);

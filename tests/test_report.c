@@ -3,8 +3,8 @@
  * counts of the page those the file's /tune stored, the values those `carrera tune` printed,
  * the SVG files whole); two runs at other nodes per turn compared (the comparison table and the
  * convergence plot); files that cannot be analysed (a plain match, a perft result, a missing
- * file, a file that is not HDF5) refused with status 1 naming the file and the cause; bad
- * options refused with status 2. */
+ * file, a file that is not HDF5) and bad options refused with status 2, the former naming the
+ * file and the cause. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdarg.h>
@@ -289,8 +289,8 @@ static void test_cross_check(void **state)
 static void expect_refused(const char *path, const char *cause)
 {
     Run r = report(path, NULL);
-    if (r.status != 1 || !strstr(r.err, path) || !strstr(r.err, cause))
-        fail_msg("status %d, stderr '%s'; expected 1, '%s' and '%s'", r.status, r.err, path, cause);
+    if (r.status != 2 || !strstr(r.err, path) || !strstr(r.err, cause))
+        fail_msg("status %d, stderr '%s'; expected 2, '%s' and '%s'", r.status, r.err, path, cause);
     run_free(&r);
 }
 

@@ -692,7 +692,7 @@ static void test_regression_sources(void **state)
     run_free(&r);
     /* the same file again is refused: a result is never overwritten */
     r = run_program(argv);
-    assert_int_equal(r.status, 1);
+    assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "already exists"));
     run_free(&r);
 }

@@ -43,7 +43,8 @@ void bisect_usage(FILE *out)
           "  --quiet           no progress on stderr\n"
           "\n"
           "Exit status: 0 no difference, 1 a difference (reported on stdout), 2 usage error,\n"
-          "3 the engine failed (cannot start, exited, timed out, unreadable output).\n",
+          "3 the engine failed (cannot start, exited, timed out, unreadable output) or the\n"
+          "run failed (the report cannot be written, memory).\n",
           out);
 }
 
@@ -65,7 +66,7 @@ int bisect_command(int argc, char **argv)
         return EXIT_USAGE;
     if (parsed > 0) {
         bisect_usage(stdout);
-        return 0;
+        return EXIT_OK;
     }
 
     if (!engine)
@@ -101,10 +102,8 @@ int bisect_command(int argc, char **argv)
         .timeout_ms = (int)(timeout_s * 1000),
     };
     Oracle e;
-    if (oracle_start(&e, &oo, err, sizeof err) != 0) {
-        fprintf(stderr, "carrera: error: %s\n", err);
-        return BISECT_FAILED;
-    }
+    if (oracle_start(&e, &oo, err, sizeof err) != 0)
+        return run_error(BISECT_FAILED, "%s", err);
     if (!quiet)
         fprintf(stderr, "bisect: engine %s (%s), %s, %s rules, depth %d\n",
                 e.uci.id_name[0] ? e.uci.id_name : "without a name", engine, v->name,
@@ -117,7 +116,7 @@ int bisect_command(int argc, char **argv)
     int status = bisect_search(&b, &e, &root, depth, quiet, &f, err, sizeof err);
     oracle_stop(&e);
     if (status == BISECT_FAILED)
-        fprintf(stderr, "carrera: error: %s\n", err);
+        run_error(status, "%s", err);
     else if (status == BISECT_SAME)
         printf("no difference: carrera and the engine agree on all %zu %s at depth %d "
                "(%" PRIu64 " nodes)\n",
@@ -125,9 +124,7 @@ int bisect_command(int argc, char **argv)
     else
         fputs(f.report, stdout);
     finding_free(&f);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fputs("carrera: error: the report could not be written\n", stderr);
-        return BISECT_FAILED;
-    }
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return run_error(EXIT_FAILED, "the report could not be written");
     return status;
 }

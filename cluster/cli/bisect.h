@@ -7,8 +7,8 @@
 
 #include <stdio.h>
 
-/* Exit statuses: BISECT_SAME, BISECT_DIFFERENT, BISECT_FAILED (bisect_search.h); usage
- * errors are EXIT_USAGE, 2, as for every command. */
+/* Exit statuses: BISECT_SAME, BISECT_DIFFERENT, BISECT_FAILED (bisect_search.h), which are
+ * EXIT_OK, EXIT_NEGATIVE and EXIT_FAILED; usage errors are EXIT_USAGE, as for every command. */
 
 /* argv[0] is "bisect". Returns the exit status. */
 int bisect_command(int argc, char **argv);

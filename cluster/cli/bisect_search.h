@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "exit_status.h"
 #include "oracle.h"
 #include "position.h"
 #include "setup.h"
@@ -17,10 +18,10 @@
 /* The move path from the root: at most PERFT_MAX_DEPTH turns. */
 #define PATH_TEXT_MAX ((PERFT_MAX_DEPTH + 1) * (TURN_TEXT_MAX + 1))
 
-/* Outcomes of a search; also bisect's exit statuses (usage errors are EXIT_USAGE, 2). */
-#define BISECT_SAME      0 /* the divides agree at the root */
-#define BISECT_DIFFERENT 1 /* a difference was found */
-#define BISECT_FAILED    3 /* the engine failed (or memory ran out) */
+/* Outcomes of a search; also bisect's exit statuses (exit_status.h). */
+#define BISECT_SAME      EXIT_OK       /* the divides agree at the root */
+#define BISECT_DIFFERENT EXIT_NEGATIVE /* a difference was found */
+#define BISECT_FAILED    EXIT_FAILED   /* the engine failed (or memory ran out) */
 
 /* What a difference is. */
 typedef enum FindingKind {

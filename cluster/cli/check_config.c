@@ -30,7 +30,7 @@ int check_config_command(int argc, char **argv)
 {
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         check_config_usage(stdout);
-        return 0;
+        return EXIT_OK;
     }
     if (argc != 2)
         return cli_error("check-config needs one configuration FILE (see carrera check-config "
@@ -49,7 +49,7 @@ int check_config_command(int argc, char **argv)
             return cli_error("%s", err);
         printf("%s: ok: tune regression over %d result file%s\n", argv[1], t.n_sources,
                t.n_sources == 1 ? "" : "s");
-        return 0;
+        return EXIT_OK;
     }
     ini_file_free(&ini);
     if (match) {
@@ -73,7 +73,7 @@ int check_config_command(int argc, char **argv)
                m.players[0].name, m.players[1].name, m.variant->name,
                turn_rules_name(m.rules.turns), m.games, m.n_imbalances ? " over imbalances" : "",
                m.sprt ? ", with an SPRT" : "", tune, estimate);
-        int status = 0;
+        int status = EXIT_OK;
         if (m.n_imbalances && (!m.tune.given || m.tune.method == TUNE_IMBALANCE) &&
             plan_print(stdout, &m, err, sizeof err) != 0)
             status = cli_error("%s: the imbalances cannot give values: %s", m.file, err);
@@ -96,9 +96,7 @@ int check_config_command(int argc, char **argv)
         printf("%s: ok: %s; %s\n", config.file, summary, estimate);
         perft_config_free(&config);
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fputs("carrera: error writing the output\n", stderr);
-        return 1;
-    }
-    return 0;
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return run_error(EXIT_FAILED, "cannot write the output");
+    return EXIT_OK;
 }

@@ -1,17 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Usage errors of the command line, in one format for every command. */
+/* Usage errors of the command line, in the one format of every error (run_error.h). */
 #include "cli_error.h"
-
-#include <stdarg.h>
-#include <stdio.h>
 
 int cli_error(const char *fmt, ...)
 {
     va_list ap;
-    fputs("carrera: error: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int status = run_verror(EXIT_USAGE, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
-    return EXIT_USAGE;
+    return status;
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* How the command line reports a usage error: one `carrera: error: ...` line on stderr and the
- * exit status 2, so scripts can tell a bad invocation (2) from a failed run (1). */
+/* How the command line reports a usage error: one `carrera: error: ...` line on stderr
+ * (run_error.h) and the exit status EXIT_USAGE, so scripts can tell a bad invocation from an
+ * answer or a failed run. */
 #ifndef CARRERA_CLI_ERROR_H
 #define CARRERA_CLI_ERROR_H
 
-#include "exit_status.h"
+#include "run_error.h"
 
 /* Prints `carrera: error: ` and the formatted message on stderr; returns EXIT_USAGE. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -55,11 +55,11 @@ int main(int argc, char **argv)
     if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 ||
         strcmp(command, "help") == 0) {
         usage(stdout);
-        return 0;
+        return EXIT_OK;
     }
     if (strcmp(command, "--version") == 0) {
         printf("carrera %s (revision %s)\n", carrera_version, carrera_revision);
-        return 0;
+        return EXIT_OK;
     }
     if (strcmp(command, "perft") == 0)
         return perft_command(argc - 1, argv + 1);

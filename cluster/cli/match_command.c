@@ -35,7 +35,7 @@ int match_command_read(int argc, char **argv, void (*usage)(FILE *), MatchReques
                                { NULL, NULL, NULL } };
     int parsed = options_parse(argc, argv, command, options);
     r->resume = resume ? RESUME_ALWAYS : continue_ ? RESUME_IF_PRESENT : RESUME_NEVER;
-    *status = 0;
+    *status = EXIT_OK;
     if (parsed == 1)
         usage(stdout);
     else if (parsed < 0)

@@ -79,14 +79,14 @@ void perft_usage(FILE *out)
 #define PERFT_MAX_THREADS 1024
 #define PERFT_MAX_HASH_MB (1 << 22)
 
-/* The --stats table: one row per depth, then what divide_print ends with. */
+/* The --stats table: one row per depth, then what divide_print ends with. Returns the exit
+ * status. */
 static int print_stats(const Position *p, const Rules *r, int depth, int threads)
 {
     PerftStats *st = calloc((size_t)(depth > 0 ? depth : 1), sizeof *st);
     if (!st || perft_stats(p, r, depth, threads, st) != 0) {
         free(st);
-        fputs("carrera: error: out of memory\n", stderr);
-        return -1;
+        return run_error(EXIT_FAILED, "out of memory");
     }
     const bool turns = r->turns != TURNS_SINGLE;
     printf("%5s %18s %16s %12s %12s %12s %14s %12s %10s %12s", "depth", "nodes", "captures", "e.p.",
@@ -109,7 +109,7 @@ static int print_stats(const Position *p, const Rules *r, int depth, int threads
         printf("Unit: turns (%s, %s en passant)\n", turn_rules_name(r->turns), ep_rule_name(r->ep));
     printf("Nodes searched: %" PRIu64 "\n", depth > 0 ? st[depth - 1].nodes : 1);
     free(st);
-    return 0;
+    return EXIT_OK;
 }
 
 /* How often a command-line job with --out flushes its checkpoint: the configuration's default. */
@@ -183,7 +183,7 @@ int perft_command(int argc, char **argv)
         return EXIT_USAGE;
     if (parsed > 0) {
         perft_usage(stdout);
-        return 0;
+        return EXIT_OK;
     }
     if (resume && continue_)
         return cli_error("--resume and --continue are two ways to resume: give one");
@@ -244,7 +244,7 @@ int perft_command(int argc, char **argv)
     }
     /* Before the first position: every count, estimate and split of this run uses these keys. */
     if (!position_init_tables(key_seed))
-        return cli_error("the hash keys were built before the key seed was known");
+        return run_error(EXIT_FAILED, "the hash keys were built before the key seed was known");
     if (estimate) {
         Position p;
         position_from_setup(&p, &s);
@@ -252,7 +252,7 @@ int perft_command(int argc, char **argv)
         const int threads = run.threads > 0 ? run.threads : omp_get_max_threads();
         estimate_perft_text(&p, &rules, depth, threads, run.hash_bytes, text, sizeof text);
         printf("%s\n", text);
-        return 0;
+        return EXIT_OK;
     }
 
     if (out) {
@@ -268,7 +268,7 @@ int perft_command(int argc, char **argv)
         }
         char *line = command_line(argc, argv);
         if (!line)
-            return cli_error("out of memory");
+            return run_error(EXIT_FAILED, "out of memory");
         PerftRun job = { .setup = s,
                          .rules = rules,
                          .depth = depth,
@@ -293,15 +293,14 @@ int perft_command(int argc, char **argv)
     if (stats) {
         if (divide || unit == UNIT_MOVEMENT)
             return cli_error("--stats counts by turn and cannot divide: drop --divide and --unit");
-        if (print_stats(&p, &rules, depth, run.threads) != 0)
-            return 1;
+        int status = print_stats(&p, &rules, depth, run.threads);
+        if (status != EXIT_OK)
+            return status;
     } else if (divide_print(stdout, &p, &rules, unit, depth, divide, s.variant->castle960, &run) !=
                0) {
-        return 1;
+        return EXIT_FAILED;
     }
-    if (ferror(stdout)) {
-        fputs("carrera: error writing the output\n", stderr);
-        return 1;
-    }
-    return 0;
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return run_error(EXIT_FAILED, "cannot write the output");
+    return EXIT_OK;
 }

@@ -30,8 +30,8 @@ void report_usage(FILE *out)
             "  --replicates N    bootstrap replicates (default %d)\n"
             "  --title TEXT      the page's title\n"
             "\n"
-            "Exit status: 0 written, 1 a file cannot be analysed or the report not written,\n"
-            "2 a usage error.\n",
+            "Exit status: 0 written, 2 a usage error or a file that cannot be analysed,\n"
+            "3 the report could not be written.\n",
             TUNE_ANALYSIS_REPLICATES);
 }
 
@@ -67,13 +67,12 @@ int report_command(int argc, char **argv)
                                { NULL, NULL, NULL } };
     char **opts = calloc((size_t)argc + 1, sizeof *opts);
     const char **files = calloc((size_t)argc + 1, sizeof *files);
-    int n_opts = 0, status = 0;
+    int n_opts = 0, status = EXIT_OK;
     size_t n_files = 0;
     if (!opts || !files) {
         free(opts);
         free(files);
-        fputs("carrera: error: out of memory\n", stderr);
-        return 1;
+        return run_error(EXIT_FAILED, "out of memory");
     }
     opts[n_opts++] = argv[0];
     for (int i = 1; i < argc; i++) {
@@ -108,10 +107,8 @@ int report_command(int argc, char **argv)
                             .command_line = line };
         status = report_write(&r, stdout);
         free(line);
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-            fputs("carrera: error writing the output\n", stderr);
-            status = 1;
-        }
+        if (fflush(stdout) != 0 || ferror(stdout))
+            status = run_error(EXIT_FAILED, "cannot write the output");
     }
     free(opts);
     free(files);

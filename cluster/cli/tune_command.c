@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* `carrera tune` (tune_command.h): a tune file with [match] plays it (match/match_run.h); one
  * without runs the regression over the games of earlier result files. */
+#define _POSIX_C_SOURCE 200809L
+
 #include "tune_command.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_error.h"
 #include "tune_file.h"
@@ -27,12 +30,12 @@ static int regression_over_files(const char *path, const char *out, bool *handle
         return cli_error("%s", err);
     if (ini_file_section(&ini, "match")) {
         ini_file_free(&ini);
-        return 0;
+        return EXIT_OK;
     }
     *handled = true;
     /* a tuner over a match of no games: only its configuration and regression are used */
     MatchConfig cfg = { 0 };
-    int status = 0;
+    int status = EXIT_OK;
     char output[CONFIG_PATH_MAX];
     if (tune_config_read_sources(&ini, &cfg.tune, err, sizeof err) != 0) {
         status = cli_error("%s", err);
@@ -41,6 +44,12 @@ static int regression_over_files(const char *path, const char *out, bool *handle
             snprintf(output, sizeof output, "%s", out);
         else
             ini_file_output_name(ini.name, "tune", ".h5", output, sizeof output);
+        /* refused before the work, as an existing output of perft or match is */
+        if (access(output, F_OK) == 0) {
+            ini_file_free(&ini);
+            return cli_error("%s already exists: remove it to fit again, or choose another --out",
+                             output);
+        }
         const char *sources[TUNE_MAX_SOURCES];
         for (int i = 0; i < cfg.tune.n_sources; i++)
             sources[i] = cfg.tune.sources[i];
@@ -57,12 +66,11 @@ static int regression_over_files(const char *path, const char *out, bool *handle
         if (make_parent_dirs(output, err, sizeof err) != 0 ||
             tune_file_create(output, &prov, &t, sources, cfg.tune.n_sources, err, sizeof err) !=
                 0) {
-            fprintf(stderr, "carrera: error: %s\n", err);
-            status = 1;
+            status = run_error(EXIT_FAILED, "%s", err);
         } else
             fprintf(stderr, "result: %s\n", output);
-        if (status == 0 && !t.regression.ok)
-            status = 1;
+        if (status == EXIT_OK && !t.regression.ok)
+            status = EXIT_NEGATIVE;
     }
     ini_file_free(&ini);
     return status;

@@ -41,7 +41,7 @@ int uci_command(int argc, char **argv)
     int parsed = options_parse(argc, argv, "uci", options);
     if (parsed == 1) {
         uci_usage(stdout);
-        return 0;
+        return EXIT_OK;
     }
     if (parsed < 0)
         return EXIT_USAGE;

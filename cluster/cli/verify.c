@@ -62,7 +62,8 @@ void verify_usage(FILE *out)
           "  --quiet           no progress on stderr\n"
           "\n"
           "Exit status: 0 every position agrees, 1 a disagreement, an engine failure on some\n"
-          "position or a wrong suite line, 2 usage error, 3 the engine cannot be used at all.\n",
+          "position or a wrong suite line, 2 usage error, 3 the engine cannot be used at all\n"
+          "or the run failed (a report that cannot be written, memory).\n",
           out);
 }
 
@@ -300,10 +301,8 @@ static int report(const Args *a, const Verify *v)
 {
     const VerifyPositions *ps = v->ps;
     Groups groups = { 0 };
-    if (!group_all(ps, v->outcomes, &groups)) {
-        fputs("carrera: error: out of memory\n", stderr);
-        return 1;
-    }
+    if (!group_all(ps, v->outcomes, &groups))
+        return run_error(EXIT_FAILED, "out of memory");
     char rules[128], err[1024];
     snprintf(rules, sizeof rules, "%s, %s", v->plan.b.variant->name,
              turn_rules_name(v->plan.b.rules.turns));
@@ -312,24 +311,22 @@ static int report(const Args *a, const Verify *v)
                  ep_rule_name(v->plan.b.rules.ep));
     VerifyRun run = { ps, v->outcomes, &groups, rules, v->engine.command };
     report_text(stdout, &run);
-    int status = 0;
+    int status = EXIT_OK;
     size_t failed = 0;
     for (size_t i = 0; i < ps->n; i++) {
-        status |= v->outcomes[i].status != OUTCOME_AGREE;
+        if (v->outcomes[i].status != OUTCOME_AGREE)
+            status = EXIT_NEGATIVE;
         failed += v->outcomes[i].status == OUTCOME_ENGINE_FAILED;
     }
+    /* an engine that failed on every position was not checked at all */
     if (failed == ps->n)
-        status = VERIFY_UNUSABLE;
+        status = run_error(EXIT_FAILED, "the engine cannot be used: it failed on every position");
     if ((a->junit && report_junit(a->junit, &run, err, sizeof err) != 0) ||
-        (a->json && report_json(a->json, &run, err, sizeof err) != 0)) {
-        fprintf(stderr, "carrera: error: %s\n", err);
-        status = status ? status : 1;
-    }
+        (a->json && report_json(a->json, &run, err, sizeof err) != 0))
+        status = run_error(EXIT_FAILED, "%s", err);
     groups_free(&groups);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fputs("carrera: error: the report could not be written\n", stderr);
-        return status ? status : 1;
-    }
+    if (fflush(stdout) != 0 || ferror(stdout))
+        status = run_error(EXIT_FAILED, "the report could not be written");
     return status;
 }
 
@@ -365,7 +362,7 @@ int verify_command(int argc, char **argv)
         return EXIT_USAGE;
     if (parsed > 0) {
         verify_usage(stdout);
-        return 0;
+        return EXIT_OK;
     }
     Verify v = { .journal = { -1 } };
     VerifyPositions ps = { 0 };
@@ -379,15 +376,15 @@ int verify_command(int argc, char **argv)
     char err[1024], described[4096];
     if (!v.outcomes) {
         sources_free(&ps);
-        fputs("carrera: error: out of memory\n", stderr);
-        return 1;
+        return run_error(EXIT_FAILED, "out of memory");
     }
     size_t resumed = 0;
     if (a.resume) {
         describe(&a, &v, described, sizeof described);
-        if (journal_open(&v.journal, a.resume, described, &ps, v.outcomes, &resumed, err,
-                         sizeof err) != 0) {
-            status = cli_error("%s", err);
+        status = journal_open(&v.journal, a.resume, described, &ps, v.outcomes, &resumed, err,
+                              sizeof err);
+        if (status != EXIT_OK) {
+            run_error(status, "%s", err);
             goto out;
         }
         v.journaling = true;
@@ -399,8 +396,7 @@ int verify_command(int argc, char **argv)
         fprintf(stderr, "verify: %zu positions of %s (%s rules), %zu already checked, %ld jobs\n",
                 ps.n, v.plan.b.variant->name, turn_rules_name(v.plan.b.rules.turns), resumed, jobs);
     if (v.todo > 0 && probe(&v, err, sizeof err) != 0) {
-        fprintf(stderr, "carrera: error: the engine cannot be used: %s\n", err);
-        status = VERIFY_UNUSABLE;
+        status = run_error(EXIT_FAILED, "the engine cannot be used: %s", err);
         goto out;
     }
     pthread_mutex_init(&v.lock, NULL);
@@ -408,8 +404,7 @@ int verify_command(int argc, char **argv)
     run_jobs(&v, jobs < (long)v.todo ? jobs : (long)(v.todo ? v.todo : 1));
     pthread_mutex_destroy(&v.lock);
     if (v.journal_err[0]) {
-        fprintf(stderr, "carrera: error: %s\n", v.journal_err);
-        status = 1;
+        status = run_error(EXIT_FAILED, "%s", v.journal_err);
         goto out;
     }
     status = report(&a, &v);

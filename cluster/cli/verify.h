@@ -6,12 +6,9 @@
 
 #include <stdio.h>
 
-/* Exit statuses: 0 every position agrees, 1 a disagreement (or an engine failure on some
- * position, or a wrong suite line), EXIT_USAGE (2), VERIFY_UNUSABLE when the engine could not be
- * used at all. */
-#define VERIFY_UNUSABLE 3
-
-/* argv[0] is "verify". Returns the exit status. */
+/* argv[0] is "verify". Returns the exit status (exit_status.h): EXIT_OK every position agrees,
+ * EXIT_NEGATIVE a disagreement (or an engine failure on some position, or a wrong suite line),
+ * EXIT_USAGE, EXIT_FAILED when the engine cannot be used at all or the run fails. */
 int verify_command(int argc, char **argv);
 
 /* Writes the command's help text. */

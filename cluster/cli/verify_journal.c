@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exit_status.h"
+
 #define MAGIC    "carrera verify journal 1"
 #define N_FIELDS 14
 
@@ -101,14 +103,17 @@ static bool read_record(char *line, const VerifyPositions *ps, Outcome *outcomes
     return true;
 }
 
-/* Reads an existing journal; returns 0, 1 when there is none, -1 with a message. */
+/* Reads an existing journal; *fresh is set when there is none. Returns 0, or the exit status
+ * with a message: EXIT_USAGE for a file that is no journal of this run, EXIT_FAILED for one that
+ * cannot be read or cut. */
 static int read_journal(int fd, const char *path, const char *options, const VerifyPositions *ps,
-                        Outcome *outcomes, size_t *resumed, char *err, size_t errlen)
+                        Outcome *outcomes, size_t *resumed, bool *fresh, char *err, size_t errlen)
 {
+    *fresh = false;
     FILE *in = fdopen(dup(fd), "r");
     if (!in) {
         snprintf(err, errlen, "cannot read the journal '%s': %s", path, strerror(errno));
-        return -1;
+        return EXIT_FAILED;
     }
     char *line = NULL;
     size_t cap = 0, number = 0;
@@ -122,7 +127,7 @@ static int read_journal(int fd, const char *path, const char *options, const Ver
         line[len - 1] = '\0';
         if (number == 1 && strcmp(line, MAGIC) != 0) {
             snprintf(err, errlen, "'%s' is not a journal of carrera verify", path);
-            rc = -1;
+            rc = EXIT_USAGE;
         } else if (number == 2) {
             char want[4096];
             unescape(line);
@@ -132,7 +137,7 @@ static int read_journal(int fd, const char *path, const char *options, const Ver
                          "the journal '%s' belongs to another run: it was written for '%.900s', "
                          "this run is '%.900s' (give the same options, or another file)",
                          path, strncmp(line, "options\t", 8) == 0 ? line + 8 : line, want);
-                rc = -1;
+                rc = EXIT_USAGE;
             }
         } else if (number > 2) {
             if (!read_record(line, ps, outcomes)) {
@@ -140,7 +145,7 @@ static int read_journal(int fd, const char *path, const char *options, const Ver
                          "the journal '%s' is damaged at line %zu (or its positions are not "
                          "this run's)",
                          path, number);
-                rc = -1;
+                rc = EXIT_USAGE;
             }
             *resumed += rc == 0;
         }
@@ -151,13 +156,12 @@ static int read_journal(int fd, const char *path, const char *options, const Ver
     if (rc == 0 && number < 2) {
         /* Killed before the header was whole: start again. */
         *resumed = 0;
-        if (ftruncate(fd, 0) != 0)
-            rc = -1;
-        return rc == 0 ? 1 : -1;
+        *fresh = true;
+        good = 0;
     }
     if (rc == 0 && ftruncate(fd, good) != 0) {
         snprintf(err, errlen, "cannot write the journal '%s': %s", path, strerror(errno));
-        rc = -1;
+        rc = EXIT_FAILED;
     }
     return rc;
 }
@@ -183,15 +187,16 @@ int journal_open(Journal *j, const char *path, const char *options, const Verify
     j->fd = open(path, O_RDWR | O_CREAT | O_APPEND, 0644);
     if (j->fd < 0) {
         snprintf(err, errlen, "cannot open the journal '%s': %s", path, strerror(errno));
-        return -1;
+        return EXIT_FAILED;
     }
-    int rc = read_journal(j->fd, path, options, ps, outcomes, resumed, err, errlen);
-    if (rc < 0) {
+    bool fresh;
+    int status = read_journal(j->fd, path, options, ps, outcomes, resumed, &fresh, err, errlen);
+    if (status != EXIT_OK) {
         journal_close(j);
-        return -1;
+        return status;
     }
-    if (rc == 0)
-        return 0;
+    if (!fresh)
+        return EXIT_OK;
     char *head = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&head, &len);
@@ -204,10 +209,10 @@ int journal_open(Journal *j, const char *path, const char *options, const Verify
         snprintf(err, errlen, "cannot write the journal '%s': %s", path, strerror(errno));
         free(head);
         journal_close(j);
-        return -1;
+        return EXIT_FAILED;
     }
     free(head);
-    return 0;
+    return EXIT_OK;
 }
 
 int journal_append(Journal *j, size_t index, const VerifyPosition *p, const Outcome *o, char *err,

@@ -17,9 +17,9 @@ typedef struct Journal {
 
 /* Opens the journal at path for the run described by options (a line of text that must match
  * to resume) over the positions ps: creates it when it does not exist; otherwise reads its
- * outcomes into outcomes[] (marking them done; *resumed counts them). Returns 0, or -1 with a
- * message in err: the file belongs to another run (other options or positions), is damaged, or
- * cannot be read or written. */
+ * outcomes into outcomes[] (marking them done; *resumed counts them). Returns 0, or the exit
+ * status with a message in err: EXIT_USAGE when the file belongs to another run (other options
+ * or positions) or is damaged, EXIT_FAILED when it cannot be read or written. */
 int journal_open(Journal *j, const char *path, const char *options, const VerifyPositions *ps,
                  Outcome *outcomes, size_t *resumed, char *err, size_t errlen);
 

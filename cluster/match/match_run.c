@@ -18,7 +18,6 @@
 
 #include "comm.h"
 #include "estimate.h"
-#include "exit_status.h"
 #include "match_config.h"
 #include "match_distribute.h"
 #include "match_file.h"
@@ -26,6 +25,7 @@
 #include "openings.h"
 #include "paths.h"
 #include "provenance.h"
+#include "run_error.h"
 #include "stage_runner.h"
 #include "stats.h"
 #include "tune.h"
@@ -150,7 +150,7 @@ static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *pro
         return EXIT_USAGE;
     if (make_parent_dirs(cfg->output, err, errlen) != 0 ||
         make_parent_dirs(cfg->pgn, err, errlen) != 0)
-        return 1;
+        return EXIT_FAILED;
     MatchFileInfo info = {
         .cfg = cfg, .prov = prov, .overwrite = false, .lock_wait = RESUME_LOCK_WAIT
     };
@@ -185,10 +185,17 @@ static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *pro
         if (cfg->sprt)
             stats_sprt_update(&run->sprt, run->tally.pairs);
         run->pgn = reopen_pgn(cfg->pgn, &run->done, err, errlen);
+    } else if (access(cfg->output, F_OK) == 0) {
+        /* what the command asked for, not what the disk allows: as perft's output */
+        snprintf(err, errlen,
+                 "%.900s already exists: add --resume to continue that match, or choose another "
+                 "output",
+                 cfg->output);
+        return EXIT_USAGE;
     } else {
         run->h5 = match_file_create(cfg->output, &info, err, errlen);
         if (!run->h5)
-            return EXIT_USAGE;
+            return EXIT_FAILED;
         run->pgn = fopen(cfg->pgn, "w");
         if (!run->pgn) {
             snprintf(err, errlen, "cannot write the PGN file %.800s: %s", cfg->pgn,
@@ -202,10 +209,10 @@ static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *pro
         }
     }
     if (!run->pgn)
-        return 1;
+        return EXIT_FAILED;
     time_t now = time(NULL);
     strftime(run->date, sizeof run->date, "%Y.%m.%d", gmtime(&now));
-    return 0;
+    return EXIT_OK;
 }
 
 /* The pairs played on every rank; a failure of the distribution itself ends the job. Returns the
@@ -214,32 +221,28 @@ static FarmStats distribute(StageRunner *run)
 {
     char err[1024];
     FarmStats fs = { 0 };
-    if (match_distribute_run(run, &fs, err, sizeof err) != 0) {
-        fprintf(stderr, "carrera: error: rank %d: %s\n", comm_rank(), err);
-        comm_abort(1);
-    }
+    if (match_distribute_run(run, &fs, err, sizeof err) != 0)
+        comm_abort(run_error(EXIT_FAILED, "rank %d: %s", comm_rank(), err));
     return fs;
 }
 
 int match_run(const MatchRequest *r)
 {
     char err[1024] = "";
-    if (comm_init(NULL, NULL, err, sizeof err) != 0) {
-        fprintf(stderr, "carrera: error: %s\n", err);
-        return EXIT_USAGE;
-    }
+    if (comm_init(NULL, NULL, err, sizeof err) != 0)
+        return run_error(EXIT_FAILED, "%s", err);
 
     MatchConfig cfg = { 0 };
     StageRunner *run = calloc(1, sizeof *run);
     char **hosts = NULL;
     Provenance prov;
-    int status = 0;
+    int status = EXIT_OK;
     if (comm_gather_hosts(&hosts) != 0) {
         snprintf(err, sizeof err, "out of memory gathering the host names");
-        status = 1;
+        status = EXIT_FAILED;
     } else if (!run) {
         snprintf(err, sizeof err, "out of memory");
-        status = 1;
+        status = EXIT_FAILED;
     } else if (match_config_read(r->config, &cfg, err, sizeof err) != 0) {
         status = EXIT_USAGE;
     } else if (r->tune && !cfg.tune.given && cfg.n_imbalances == 0) {
@@ -260,7 +263,7 @@ int match_run(const MatchRequest *r)
         run->eval[1] = cfg.players[1].eval;
         if (r->tune && !(run->tuner = malloc(sizeof *run->tuner))) {
             snprintf(err, sizeof err, "out of memory");
-            status = 1;
+            status = EXIT_FAILED;
         } else if (r->tune && tuner_init(run->tuner, &cfg, err, sizeof err) != 0) {
             free(run->tuner);
             run->tuner = NULL;
@@ -288,9 +291,9 @@ int match_run(const MatchRequest *r)
         }
     }
     status = comm_agree(status, err);
-    if (status == 0 && comm_rank() != 0) {
+    if (status == EXIT_OK && comm_rank() != 0) {
         distribute(run);
-    } else if (status == 0) {
+    } else if (status == EXIT_OK) {
         estimate_note_match(&cfg, run->threads, comm_size());
         progress_start(&run->progress, "match", r->quiet);
         if (run->resumed && !r->quiet)
@@ -342,14 +345,12 @@ int match_run(const MatchRequest *r)
         if (run->tuner && !run->error[0]) {
             tuner_print(stdout, run->tuner);
             if (!tuner_ok(run->tuner))
-                status = 1;
+                status = EXIT_NEGATIVE;
         }
         fflush(stdout);
         fprintf(stderr, "games: %s\nresult: %s\n", cfg.pgn, cfg.output);
-        if (run->error[0]) {
-            fprintf(stderr, "carrera: error: %s\n", run->error);
-            status = 1;
-        }
+        if (run->error[0])
+            status = run_error(EXIT_FAILED, "%s", run->error);
     }
     if (run) {
         if (run->pgn)

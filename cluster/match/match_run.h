@@ -18,9 +18,11 @@ typedef struct MatchRequest {
     bool tune;          /* a tune run: the tuner sets every stage, the values fitted at the end */
 } MatchRequest;
 
-/* Runs the request on every rank (each rank calls it). Returns the exit status: 0, 1 (the run
- * failed, or a tune run gave no values), EXIT_USAGE (the match cannot start: a bad file, a
- * checkpoint of another match). */
+/* Runs the request on every rank (each rank calls it). Returns the exit status (exit_status.h):
+ * EXIT_OK, EXIT_NEGATIVE (a tune run whose games give no values), EXIT_USAGE (the match cannot
+ * start: a bad file, an output that exists without --resume, a checkpoint of another match),
+ * EXIT_FAILED (MPI does not start, a file cannot be written, memory, an engine or a rank that
+ * fails). */
 int match_run(const MatchRequest *r);
 
 #endif

@@ -14,6 +14,8 @@
 
 #include <mpi.h>
 
+#include "run_error.h"
+
 enum { TAG_PACKET = 1 };
 
 /* How long a poll sleeps when nothing has arrived: short beside any unit worth sending (a worker
@@ -168,11 +170,9 @@ void *comm_poll_packet(bool wait, size_t *len, int *from)
             int count;
             MPI_Get_count(&st, MPI_BYTE, &count);
             unsigned char *data = malloc(count > 0 ? (size_t)count : 1);
-            if (!data) {
-                fprintf(stderr, "carrera: error: rank %d: out of memory for a message\n",
-                        self.rank);
-                comm_abort(1);
-            }
+            if (!data)
+                comm_abort(
+                    run_error(EXIT_FAILED, "rank %d: out of memory for a message", self.rank));
             MPI_Recv(data, count, MPI_BYTE, st.MPI_SOURCE, TAG_PACKET, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
             *len = (size_t)count;
@@ -187,14 +187,14 @@ void *comm_poll_packet(bool wait, size_t *len, int *from)
     }
 }
 
-/* All ranks learn the worst status; a failed rank's message is printed once, by rank 0 when it
- * failed, else by the workers that failed. Collective. */
+/* All ranks learn the status; a failed rank's message is printed once, by rank 0 when it failed,
+ * else by the workers that failed. The status is that of the message printed: rank 0's when it
+ * failed, else the workers' worst. Collective. */
 int comm_agree(int status, const char *message)
 {
     int worst = comm_max(status);
-    int root_failed = comm_max(comm_rank() == 0 && status != 0);
-    if (status != 0 && (comm_rank() == 0 || !root_failed))
-        fprintf(stderr, "carrera: error: %s%s\n", message,
-                comm_rank() == 0 ? "" : " (on a worker rank)");
-    return worst;
+    int root_status = comm_max(comm_rank() == 0 ? status : 0);
+    if (status != 0 && (comm_rank() == 0 || root_status == 0))
+        run_error(status, "%s%s", message, comm_rank() == 0 ? "" : " (on a worker rank)");
+    return root_status != 0 ? root_status : worst;
 }

@@ -39,8 +39,10 @@ void comm_free_hosts(char **hosts, int n);
  * workers' own, so that all ranks stop together when one of them cannot start. */
 int comm_max(int value);
 
-/* All ranks learn the worst status (collective); a failed rank's message is printed once, by
- * rank 0 when it failed, else by the workers that failed. Returns the worst status. */
+/* All ranks learn one status (collective): each rank's status is 0 or an exit status
+ * (exit_status.h). A failed rank's message is printed once, as a `carrera: error:` line, by rank 0
+ * when it failed, else by the workers that failed. Returns rank 0's status when it failed, else
+ * the workers' worst: the status of the message printed. */
 int comm_agree(int status, const char *message);
 
 /* Sends a packet: len bytes of data, packed by their user, to rank to (nothing in the serial

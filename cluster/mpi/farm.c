@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "comm.h"
+#include "run_error.h"
 
 /* How long a main thread sleeps between polls for messages: far below a task's time (its
  * threads hold their next tasks meanwhile), and rare enough that waking does not take a share of
@@ -44,8 +45,7 @@ static double now(void)
 
 _Noreturn static void out_of_memory(void)
 {
-    fprintf(stderr, "carrera: error: rank %d: out of memory for a task\n", comm_rank());
-    comm_abort(1);
+    comm_abort(run_error(EXIT_FAILED, "rank %d: out of memory for a task", comm_rank()));
 }
 
 /* Sends kind and len bytes of data to rank to as one packet. */
@@ -243,10 +243,8 @@ static int credit_of(const FarmJob *job) { return job->slots * (1 + job->ahead);
 static int worker_rank(const FarmJob *job, char *err, size_t errlen)
 {
     Pool pool;
-    if (pool_start(&pool, job, err, errlen) != 0) {
-        fprintf(stderr, "carrera: error: %s\n", err);
-        comm_abort(1);
-    }
+    if (pool_start(&pool, job, err, errlen) != 0)
+        comm_abort(run_error(EXIT_FAILED, "%s", err));
     uint32_t credit = (uint32_t)credit_of(job);
     send_kind(0, KIND_HELLO, &credit, sizeof credit);
     for (bool stop = false; !stop;) {
@@ -265,9 +263,8 @@ static int worker_rank(const FarmJob *job, char *err, size_t errlen)
             } else if (len >= 1 && msg[0] == KIND_STOP) {
                 stop = true;
             } else {
-                fprintf(stderr, "carrera: error: rank %d got a message it cannot read\n",
-                        comm_rank());
-                comm_abort(1);
+                comm_abort(
+                    run_error(EXIT_FAILED, "rank %d got a message it cannot read", comm_rank()));
             }
             free(msg);
         }

@@ -15,6 +15,7 @@
 
 #include "comm.h"
 #include "progress.h"
+#include "run_error.h"
 #include "stop_signal.h"
 
 /* A unit as it travels: enough for a rank to count it, nothing more; the FEN is sent up to its
@@ -86,10 +87,8 @@ static FarmNext next_task(void *ctx, int rank, void **task, size_t *len)
         if (s->last_root && u->root != UNIT_NO_ROOT)
             s->last_root[rank] = u->root;
         Task *t = calloc(1, sizeof *t);
-        if (!t) {
-            fprintf(stderr, "carrera: error: out of memory for a unit\n");
-            comm_abort(1);
-        }
+        if (!t)
+            comm_abort(run_error(EXIT_FAILED, "out of memory for a unit"));
         s->owner[i] = rank;
         t->id = u->id;
         t->depth = u->depth;

@@ -16,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "exit_status.h"
 #include "comm.h"
 #include "estimate.h"
 #include "paths.h"
@@ -24,6 +23,7 @@
 #include "perft_distribute.h"
 #include "perft_file.h"
 #include "provenance.h"
+#include "run_error.h"
 #include "stop_signal.h"
 #include "turn.h"
 #include "unit_counter.h"
@@ -63,30 +63,30 @@ static int start_rank0(const PerftRun *job, const Provenance *prov, int ranks, i
                      "%s: no checkpoint to resume (the file does not exist); start "
                      "the job without --resume",
                      job->output);
-            return 2;
+            return EXIT_USAGE;
         }
         *h = perft_file_open_resume(job->output, &info, split, err, errlen);
-        return *h ? 0 : 2;
+        return *h ? EXIT_OK : EXIT_USAGE;
     }
     if (exists) {
         snprintf(err, errlen,
                  "%s already exists: add --resume to continue that job, or choose "
                  "another output",
                  job->output);
-        return 2;
+        return EXIT_USAGE;
     }
     if (make_parent_dirs(job->output, err, errlen) != 0)
-        return 1;
+        return EXIT_FAILED;
     int sd = job->split_depth > 0
                  ? job->split_depth
                  : split_choose_depth_for(&root, &job->rules, job->depth, ranks, threads);
     if (split_make(&root, &job->rules, job->depth, sd, split) != 0) {
         snprintf(err, errlen, "out of memory splitting the job at depth %d", sd);
-        return 1;
+        return EXIT_FAILED;
     }
     info.split_depth = split->split_depth;
     *h = perft_file_create(job->output, &info, split, err, errlen);
-    return *h ? 0 : 1;
+    return *h ? EXIT_OK : EXIT_FAILED;
 }
 
 /* What `carrera perft` prints (divide_print's format). */
@@ -117,17 +117,15 @@ int perft_run(const PerftRun *job)
     const double start = now();
     char err[1024] = "";
     stop_signal_install();
-    if (comm_init(NULL, NULL, err, sizeof err) != 0) {
-        fprintf(stderr, "carrera: error: %s\n", err);
-        return 1;
-    }
+    if (comm_init(NULL, NULL, err, sizeof err) != 0)
+        return run_error(EXIT_FAILED, "%s", err);
     const int rank = comm_rank(), ranks = comm_size();
     const int threads = job->threads > 0 ? job->threads : omp_get_max_threads();
     char **hosts = NULL;
-    int status = 0;
+    int status = EXIT_OK;
     if (comm_gather_hosts(&hosts) != 0) {
         snprintf(err, sizeof err, "out of memory gathering the host names");
-        status = 1;
+        status = EXIT_FAILED;
     }
     UnitCounter counter = { 0 };
     /* Every rank was given the same job (the same command line, or the same configuration file
@@ -137,14 +135,14 @@ int perft_run(const PerftRun *job)
         snprintf(err, sizeof err,
                  "the hash keys were built before the key seed %" PRIu64 " was known",
                  job->key_seed);
-        status = 1;
+        status = EXIT_FAILED;
     }
     if (status == 0 &&
         estimate_check_memory(job->hash_bytes, "the hash table would", err, sizeof err) != 0)
         status = EXIT_USAGE;
     if (status == 0 && unit_counter_init(&counter, job->setup.variant, &job->rules, threads,
                                          job->hash_bytes, err, sizeof err) != 0)
-        status = 1;
+        status = EXIT_FAILED;
     Split split = { 0 };
     PerftFile *h = NULL;
     Provenance prov;
@@ -164,13 +162,11 @@ int perft_run(const PerftRun *job)
         return status;
     }
     if (rank != 0) {
-        if (perft_distribute_run(NULL, NULL, &counter, true, NULL, err, sizeof err) != 0) {
-            fprintf(stderr, "carrera: error: rank %d: %s\n", rank, err);
-            comm_abort(1);
-        }
+        if (perft_distribute_run(NULL, NULL, &counter, true, NULL, err, sizeof err) != 0)
+            comm_abort(run_error(EXIT_FAILED, "rank %d: %s", rank, err));
         unit_counter_free(&counter);
         comm_finalize();
-        return 0;
+        return EXIT_OK;
     }
 
     Position root;
@@ -189,21 +185,18 @@ int perft_run(const PerftRun *job)
     }
     FarmStats fs = { 0 };
     if (perft_distribute_run(&split, h, &counter, job->quiet, &fs, err, sizeof err) != 0) {
-        fprintf(stderr, "carrera: error: %s\n", err);
+        run_error(EXIT_FAILED,
+                  "%s; the checkpoint %s keeps the units recorded: --resume continues it", err,
+                  job->output);
         char closing[512];
         if (perft_file_close(h, closing, sizeof closing) != 0)
-            fprintf(stderr, "carrera: error: %s\n", closing);
-        fprintf(stderr,
-                "carrera: the checkpoint %s keeps the units recorded; --resume continues "
-                "it\n",
-                job->output);
-        comm_abort(1);
+            run_error(EXIT_FAILED, "%s", closing);
+        comm_abort(EXIT_FAILED);
     }
     uint64_t total = 0;
-    int rc = 0;
+    int rc = EXIT_OK;
     if (perft_file_finish(h, &split, NULL, 0, NULL, &total, err, sizeof err) != 0) {
-        fprintf(stderr, "carrera: error: %s\n", err);
-        rc = 1;
+        rc = run_error(EXIT_FAILED, "%s", err);
     } else {
         print_result(job, &split, total);
         double seconds = now() - start;
@@ -214,10 +207,8 @@ int perft_run(const PerftRun *job)
                 fs.seconds > 0 ? 100.0 * fs.local_busy / fs.seconds : 0.0,
                 fs.tasks ? 1e6 * fs.coordinator_cpu / (double)fs.tasks : 0.0);
         fprintf(stderr, "result: %s\n", job->output);
-        if (ferror(stdout)) {
-            fputs("carrera: error writing the output\n", stderr);
-            rc = 1;
-        }
+        if (ferror(stdout))
+            rc = run_error(EXIT_FAILED, "cannot write the output");
     }
     split_free(&split);
     unit_counter_free(&counter);
@@ -229,13 +220,11 @@ int perft_run(const PerftRun *job)
 int perft_run_config(const char *path, const char *out, ResumeMode resume, bool divide, bool quiet)
 {
     char err[1024] = "";
-    if (comm_init(NULL, NULL, err, sizeof err) != 0) {
-        fprintf(stderr, "carrera: error: %s\n", err);
-        return 1;
-    }
+    if (comm_init(NULL, NULL, err, sizeof err) != 0)
+        return run_error(EXIT_FAILED, "%s", err);
     PerftConfig c;
     const bool read = perft_config_read(path, &c, err, sizeof err) == 0;
-    int status = comm_agree(read ? 0 : 2, err);
+    int status = comm_agree(read ? EXIT_OK : EXIT_USAGE, err);
     if (status != 0) {
         if (read)
             perft_config_free(&c);

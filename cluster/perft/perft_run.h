@@ -30,8 +30,10 @@ typedef struct PerftRun {
 
 /* Runs the job on every rank (each rank calls this with the same job). Rank 0 prints what
  * `carrera perft` prints on stdout, and the time and result file on stderr. Returns the exit
- * status: 0, 1 (the run failed: a file could not be written, memory), 2 (the job cannot start:
- * the output exists without --resume, no checkpoint to resume, a checkpoint of another job). */
+ * status (exit_status.h): EXIT_OK, EXIT_USAGE (the job cannot start: the output exists without
+ * --resume, no checkpoint to resume, a checkpoint of another job, a table larger than the
+ * memory), EXIT_FAILED (MPI does not start, a file cannot be written, memory); a failure while
+ * counting (a worker, the disk, a stop by a signal) ends the whole job with EXIT_FAILED. */
 int perft_run(const PerftRun *job);
 
 /* `carrera perft --config FILE [--resume | --continue] [--divide] [--quiet] [--out FILE]`: the job

@@ -13,6 +13,7 @@
 #include "report_plots.h"
 #include "report_run.h"
 #include "report_tests.h"
+#include "run_error.h"
 #include "rules.h"
 #include "version.h"
 
@@ -294,27 +295,29 @@ static int write_page(Page *pg, const char *path)
     return rc;
 }
 
+/* Reads and analyses every file. Returns 0, or the exit status with a message in pg->err (left
+ * empty when memory runs out here). */
 static int load(Page *pg)
 {
     const ReportRequest *q = pg->req;
     pg->runs = calloc(q->n_paths, sizeof *pg->runs);
     if (!pg->runs)
-        return -1;
+        return EXIT_FAILED;
     int columns = 0;
     for (size_t i = 0; i < q->n_paths; i++) {
-        if (report_run_load(&pg->runs[i], q->paths[i], q->replicates, pg->err, sizeof pg->err))
-            return -1;
+        int status =
+            report_run_load(&pg->runs[i], q->paths[i], q->replicates, pg->err, sizeof pg->err);
+        if (status != 0)
+            return status;
         pg->n_runs++;
         columns += pg->runs[i].n_stages;
         if (pg->runs[i].warning[0])
-            fprintf(stderr,
-                    "carrera: warning: %s: the pair counts /tune stored are not those of "
-                    "its games: %s\n",
-                    q->paths[i], pg->runs[i].warning);
+            run_warning("%s: the pair counts /tune stored are not those of its games: %s",
+                        q->paths[i], pg->runs[i].warning);
     }
     pg->columns = calloc((size_t)columns, sizeof *pg->columns);
     if (!pg->columns)
-        return -1;
+        return EXIT_FAILED;
     for (size_t i = 0; i < pg->n_runs; i++)
         for (int k = 0; k < pg->runs[i].n_stages; k++) {
             ReportColumn *c = &pg->columns[pg->n_columns++];
@@ -334,20 +337,19 @@ int report_write(const ReportRequest *req, FILE *out)
         default_dir(req->paths[0], pg.dir, sizeof pg.dir);
     char md[PATH_MAX_LEN + 16];
     snprintf(md, sizeof md, "%s/report.md", pg.dir);
-    int rc = load(&pg);
-    if (rc != 0 && !pg.err[0])
+    int status = load(&pg);
+    if (status != 0 && !pg.err[0])
         snprintf(pg.err, sizeof pg.err, "out of memory");
-    if (rc == 0)
-        rc = make_parent_dirs(md, pg.err, sizeof pg.err);
-    if (rc == 0)
-        rc = write_page(&pg, md);
-    if (rc == 0)
+    if (status == 0 &&
+        (make_parent_dirs(md, pg.err, sizeof pg.err) != 0 || write_page(&pg, md) != 0))
+        status = EXIT_FAILED;
+    if (status == 0)
         fprintf(out, "%s\n", md);
     else
-        fprintf(stderr, "carrera: error: %s\n", pg.err);
+        run_error(status, "%s", pg.err);
     for (size_t i = 0; i < pg.n_runs; i++)
         report_run_free(&pg.runs[i]);
     free(pg.runs);
     free(pg.columns);
-    return rc == 0 ? 0 : 1;
+    return status;
 }

@@ -21,9 +21,10 @@ typedef struct ReportRequest {
     const char *command_line; /* how the report was asked for, for its provenance */
 } ReportRequest;
 
-/* Writes DIR/report.md and its SVG files, printing each path written on out. Returns 0, or 1
- * after a message on stderr naming the file and the cause (a file that cannot be analysed, an
- * output that cannot be written). */
+/* Writes DIR/report.md and its SVG files, printing each path written on out. Returns the exit
+ * status, after a `carrera: error:` line naming the file and the cause unless EXIT_OK:
+ * EXIT_USAGE for a file that cannot be analysed, EXIT_FAILED for an output that cannot be
+ * written or memory. */
 int report_write(const ReportRequest *req, FILE *out);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "errmsg.h"
+#include "exit_status.h"
 #include "imbalance.h"
 
 /* One more game that ended so; past the table's room the last entry becomes "other". */
@@ -73,18 +74,21 @@ static ReportStage *stage_of(ReportRun *r, uint64_t pair, char *err, size_t errl
     return &r->stages[k];
 }
 
-/* Every complete pair of the file into its stage and test. */
+/* Every complete pair of the file into its stage and test. Returns 0, or the exit status with a
+ * message. */
 static int tally(ReportRun *r, char *err, size_t errlen)
 {
     const MatchTestGame *g = r->file.games;
     const size_t n = r->file.n_games;
     const uint64_t planned = (uint64_t)r->cfg.stages * r->cfg.pairs_per_stage;
     for (size_t i = 0; i < n;) {
-        if (g[i].pair >= planned)
-            return errmsg_fail(err, errlen,
-                               "%s: pair %llu in /match/games, beyond the %llu pairs the "
-                               "configuration plans",
-                               r->path, (unsigned long long)g[i].pair, (unsigned long long)planned);
+        if (g[i].pair >= planned) {
+            errmsg_set(err, errlen,
+                       "%s: pair %llu in /match/games, beyond the %llu pairs the configuration "
+                       "plans",
+                       r->path, (unsigned long long)g[i].pair, (unsigned long long)planned);
+            return EXIT_USAGE;
+        }
         if (!(g[i].game == 1 && i + 1 < n && g[i + 1].game == 2 && g[i + 1].pair == g[i].pair)) {
             r->single_games++;
             i++;
@@ -92,12 +96,14 @@ static int tally(ReportRun *r, char *err, size_t errlen)
         }
         ReportStage *s = stage_of(r, g[i].pair, err, errlen);
         if (!s)
-            return -1;
+            return EXIT_FAILED;
         ReportTest *t = &s->tests[match_imbalance_of(&r->cfg, g[i].pair)];
         int cls = stats_pair_class(g[i].score, g[i + 1].score);
-        if (cls < 0)
-            return errmsg_fail(err, errlen, "%s: pair %llu has a score that is none of 0, 1/2, 1",
-                               r->path, (unsigned long long)g[i].pair);
+        if (cls < 0) {
+            errmsg_set(err, errlen, "%s: pair %llu has a score that is none of 0, 1/2, 1", r->path,
+                       (unsigned long long)g[i].pair);
+            return EXIT_USAGE;
+        }
         t->pairs[cls]++;
         t->n_pairs++;
         s->pairs++;
@@ -115,6 +121,7 @@ static int tally(ReportRun *r, char *err, size_t errlen)
     return 0;
 }
 
+/* Returns 0, or EXIT_FAILED with a message when memory runs out. */
 static int analyse(ReportRun *r, int replicates, char *err, size_t errlen)
 {
     int material[MATCH_MAX_IMBALANCES][TUNE_PIECES];
@@ -126,8 +133,10 @@ static int analyse(ReportRun *r, int replicates, char *err, size_t errlen)
     }
     for (int k = 0; k < r->n_stages; k++) {
         ReportStage *s = &r->stages[k];
-        if (!(s->analysis = calloc(1, sizeof *s->analysis)))
-            return errmsg_fail(err, errlen, "%s: out of memory for the analysis", r->path);
+        if (!(s->analysis = calloc(1, sizeof *s->analysis))) {
+            errmsg_set(err, errlen, "%s: out of memory for the analysis", r->path);
+            return EXIT_FAILED;
+        }
         for (int i = 0; i < r->cfg.n_imbalances; i++)
             memcpy(pairs[i], s->tests[i].pairs, sizeof pairs[i]);
         /* a failed fit is reported with its reason, not an error of the report */
@@ -178,25 +187,27 @@ int report_run_load(ReportRun *r, const char *path, int replicates, char *err, s
     memset(r, 0, sizeof *r);
     r->path = path;
     if (match_tests_read(path, &r->file, err, errlen) != 0)
-        return -1;
+        return EXIT_USAGE;
     char why[1024];
     if (match_config_parse(r->file.configuration, path, &r->cfg, why, sizeof why) != 0) {
-        errmsg_fail(err, errlen, "%s: its configuration cannot be read: %s", path, why);
+        errmsg_set(err, errlen, "%s: its configuration cannot be read: %s", path, why);
         match_tests_free(&r->file);
-        return -1;
+        return EXIT_USAGE;
     }
-    int rc = 0;
+    int rc = EXIT_USAGE;
     if (r->cfg.n_imbalances == 0)
-        rc = errmsg_fail(err, errlen,
-                         "%s: not a piece-value run: its configuration has no imbalances (a "
-                         "plain match, not carrera tune's imbalance method)",
-                         path);
+        errmsg_set(err, errlen,
+                   "%s: not a piece-value run: its configuration has no imbalances (a plain "
+                   "match, not carrera tune's imbalance method)",
+                   path);
     else if (r->cfg.pairs_per_stage == 0 || r->cfg.stages < 1)
-        rc = errmsg_fail(err, errlen, "%s: its configuration plans no game pairs", path);
-    if (rc == 0)
+        errmsg_set(err, errlen, "%s: its configuration plans no game pairs", path);
+    else
         rc = tally(r, err, errlen);
-    if (rc == 0 && r->n_stages == 0)
-        rc = errmsg_fail(err, errlen, "%s: no complete game pair recorded", path);
+    if (rc == 0 && r->n_stages == 0) {
+        errmsg_set(err, errlen, "%s: no complete game pair recorded", path);
+        rc = EXIT_USAGE;
+    }
     if (rc == 0)
         rc = analyse(r, replicates, err, errlen);
     if (rc == 0)

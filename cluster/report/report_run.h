@@ -56,9 +56,10 @@ typedef struct ReportRun {
 } ReportRun;
 
 /* Reads, tallies and analyses the result file at path with `replicates` bootstrap replicates.
- * Returns 0, or -1 with a message naming the file and the cause (unreadable, not a match
- * result, a configuration that cannot be read, no imbalances, a pair beyond the planned ones),
- * *r then holding nothing to free. */
+ * Returns 0, or the exit status with a message naming the file and the cause, *r then holding
+ * nothing to free: EXIT_USAGE for a file the report cannot take (unreadable, not a match result,
+ * a configuration that cannot be read, no imbalances, a pair beyond the planned ones),
+ * EXIT_FAILED when memory runs out. */
 int report_run_load(ReportRun *r, const char *path, int replicates, char *err, size_t errlen);
 
 void report_run_free(ReportRun *r);

@@ -9,6 +9,7 @@
 
 #include "move.h"
 #include "progress.h"
+#include "run_error.h"
 
 bool divide_parse_count(const char *c, uint64_t *count)
 {
@@ -69,10 +70,8 @@ static uint64_t divide_movements(FILE *out, const Position *p, const Rules *r, i
                                  bool castle960)
 {
     TurnList turns = { 0 };
-    if (!position_turns(p, r, &turns)) {
-        fputs("carrera: error: out of memory listing the turns\n", stderr);
-        exit(1);
-    }
+    if (!position_turns(p, r, &turns))
+        exit(run_error(EXIT_FAILED, "out of memory listing the turns"));
     uint64_t total = 0;
     Position child;
     for (size_t i = 0; i < turns.n; i++) {
@@ -125,8 +124,8 @@ int divide_print(FILE *out, const Position *p, const Rules *r, PerftUnit unit, i
         int rc = perft_job_run(&job, &res);
         progress_finish(&progress);
         if (rc != 0) {
-            fprintf(stderr, "carrera: error: out of memory (hash table of %zu MB or work units)\n",
-                    o->hash_bytes >> 20);
+            run_error(EXIT_FAILED, "out of memory (hash table of %zu MB or work units)",
+                      o->hash_bytes >> 20);
             return -1;
         }
         for (size_t i = 0; divide && i < res.n_root; i++) {

@@ -28,6 +28,7 @@
 #include "game.h"
 #include "move.h"
 #include "position.h"
+#include "run_error.h"
 #include "setup.h"
 #include "turn.h"
 #include "variant.h"
@@ -526,10 +527,8 @@ int uci_loop(FILE *in, FILE *out, const EvalParams *params)
               .turn_rules = { TURNS_SINGLE, EP_CLASSIC } };
     char err[256];
     u.engine = engine_new(ENGINE_HASH_DEFAULT_MB, params, err, sizeof err);
-    if (!u.engine) {
-        fprintf(stderr, "carrera: error: no memory for the search\n");
-        return 2;
-    }
+    if (!u.engine)
+        return run_error(EXIT_FAILED, "no memory for the search");
     pthread_mutex_init(&u.out_lock, NULL);
     atomic_init(&u.stop, false);
     reset_position(&u, false);
@@ -559,5 +558,5 @@ int uci_loop(FILE *in, FILE *out, const EvalParams *params)
     free(tokens);
     engine_free(u.engine);
     pthread_mutex_destroy(&u.out_lock);
-    return 0;
+    return EXIT_OK;
 }

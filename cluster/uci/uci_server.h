@@ -10,7 +10,8 @@
 #include "eval.h"
 
 /* Reads commands from in until `quit` or end of input, answering on out, with the evaluation
- * parameters starting as params (options change them); returns 0, 2 without memory. */
+ * parameters starting as params (options change them); returns the exit status: EXIT_OK, or
+ * EXIT_FAILED without memory. */
 int uci_loop(FILE *in, FILE *out, const EvalParams *params);
 
 #endif
