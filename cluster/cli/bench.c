@@ -2,7 +2,7 @@
 /* `carrera bench`: a fixed search over positions of every board and rule set, one thread, fixed
  * depth, a fresh table per position. The total node count is the engine's signature: it changes
  * exactly when the search or the evaluation changes, so a test compares it with the value kept
- * in the repository (tests/bench_signature) and a commit that changes play must say so by
+ * in the repository (tests/data/bench_signature) and a commit that changes play must say so by
  * updating it. The speed printed beside it is for information only. */
 #define _POSIX_C_SOURCE 200809L
 

@@ -33,7 +33,7 @@
 #endif
 
 /* Positions of both board sizes, single and double-move rules, each with its count (from
- * tests/perft and configs/perft/marseillais.epd). */
+ * tests/data/perft and configs/perft/marseillais.epd). */
 static const struct {
     const char *variant, *fen; /* fen NULL: the start position */
     TurnRules turns;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* `carrera verify` as an engine author meets it, driving the built program: against
- * tests/fake_engine.c with several planted bugs at once (each found, grouped, each group's
+ * tests/engines/fake_engine.c with several planted bugs at once (each found, grouped, each group's
  * example checked in the core and by bisect), through the perftree script protocol, against an
  * engine that crashes or hangs on one position, a suite with a wrong count, a run killed and
  * resumed, every usage error (status 2) and engines that cannot be used (status 3). With the
@@ -465,7 +465,8 @@ static void test_stockfish(void **state)
         run_free(&r);
     }
     Run r = verify("--engine", CARRERA_STOCKFISH, "--suite",
-                   CARRERA_SOURCE "/tests/perft/standard.epd", "--nodes", "20000", "--quiet", NULL);
+                   CARRERA_SOURCE "/tests/data/perft/standard.epd", "--nodes", "20000", "--quiet",
+                   NULL);
     expect_status(&r, 0);
     assert_contains(r.out, " | 0 | 0 | 0 |");
     run_free(&r);

@@ -422,7 +422,7 @@ static int usage(const char *bad)
 {
     fprintf(stderr,
             "fake_engine: bad argument '%s' (see the comment at the top of "
-            "tests/fake_engine.c)\n",
+            "tests/engines/fake_engine.c)\n",
             bad);
     return 2;
 }

@@ -273,9 +273,9 @@ static void test_errors(void **state)
     expect_error("unexpected argument 'extra' for uci", "uci", "extra", NULL);
     expect_error("no-such.ini", "uci", "--eval", "/no-such.ini", NULL);
     expect_error("is unknown in [eval]", "uci", "--eval",
-                 CARRERA_SOURCE "/tests/config/eval-bad-unknown-key.ini", NULL);
+                 CARRERA_SOURCE "/tests/data/config/eval-bad-unknown-key.ini", NULL);
     expect_error("is unknown in [eval]", "bench", "--eval",
-                 CARRERA_SOURCE "/tests/config/eval-bad-unknown-key.ini", NULL);
+                 CARRERA_SOURCE "/tests/data/config/eval-bad-unknown-key.ini", NULL);
     expect_error("--depth takes a whole number", "bench", "--depth", "0", NULL);
     expect_error("--random needs a variant with random start arrays", "perft", "--random", "4",
                  "--depth", "1", NULL);
@@ -389,7 +389,7 @@ static void test_uci_session(void **state)
     expect_exact(&p, "option name TurnRules type combo default single var single var marseillais "
                      "var marseillais-balanced var galvin var bennekom var extramove");
     expect_exact(&p, "option name EnPassantRule type combo default classic var classic var modern");
-    /* then Hash and the evaluation parameters (tests/test_uci.c checks them) */
+    /* then Hash and the evaluation parameters (tests/engines/test_uci.c checks them) */
     char option[4096];
     do
         assert_int_equal(subprocess_read_line(&p, option, sizeof option, LINE_TIMEOUT_MS), 1);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The engine's signature: `carrera bench` must search exactly the number of nodes recorded in
- * tests/bench_signature. Any change to the search or the evaluation changes it; such a commit
+ * tests/data/bench_signature. Any change to the search or the evaluation changes it; such a commit
  * updates the file and says why (the number is a fingerprint of play, not a target). */
 #define _POSIX_C_SOURCE 200809L
 
@@ -20,7 +20,7 @@
 #error "CARRERA_BIN must name the carrera binary"
 #endif
 #ifndef CARRERA_BENCH_SIGNATURE
-#error "CARRERA_BENCH_SIGNATURE must name tests/bench_signature"
+#error "CARRERA_BENCH_SIGNATURE must name tests/data/bench_signature"
 #endif
 
 static uint64_t stored_signature(void)
@@ -50,7 +50,8 @@ static void test_signature(void **state)
     assert_true(found);
     uint64_t want = stored_signature();
     if (nodes != want)
-        fail_msg("carrera bench searched %" PRIu64 " nodes, tests/bench_signature says %" PRIu64
+        fail_msg("carrera bench searched %" PRIu64
+                 " nodes, tests/data/bench_signature says %" PRIu64
                  ": if the search or evaluation changed on purpose, update the file",
                  nodes, want);
 }

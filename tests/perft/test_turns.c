@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the turn rules (core/rules/turn.c) against the reference turn rules (tests/turn_ref.c),
- * which were written from docs/rules.md alone: hand-counted positions for every rule of
- * docs/rules.md section 4 (each checked against both implementations), the FEN reader under turn
- * rules, and seeded random positions of every rule set compared turn by turn, state by state and
- * perft by perft. */
+/* Tests of the turn rules (core/rules/turn.c) against the reference turn rules
+ * (tests/perft/turn_ref.c), which were written from docs/rules.md alone: hand-counted positions for
+ * every rule of docs/rules.md section 4 (each checked against both implementations), the FEN reader
+ * under turn rules, and seeded random positions of every rule set compared turn by turn, state by
+ * state and perft by perft. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

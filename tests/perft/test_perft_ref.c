@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of the reference move generator (core/perft/perft_ref.c): attack detection on the 10x8
  * board, the bookkeeping of ref_make, and perft counts against every position of the files in
- * tests/perft.
+ * tests/data/perft.
  */
 #include <setjmp.h>
 #include <stdarg.h>

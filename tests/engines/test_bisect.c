@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* `carrera bisect` as a user meets it, driving the built program: against tests/fake_engine.c
- * with a planted bug it must name the exact position and move; against an engine that crashes,
- * hangs or prints garbage it must fail with a message and status 3; against `carrera uci` it
- * must find nothing; every usage error is status 2. With the argument `oracle`, the same against
- * Fairy-Stockfish and Stockfish on positions where they agree with Carrera. */
+/* `carrera bisect` as a user meets it, driving the built program: against
+ * tests/engines/fake_engine.c with a planted bug it must name the exact position and move; against
+ * an engine that crashes, hangs or prints garbage it must fail with a message and status 3; against
+ * `carrera uci` it must find nothing; every usage error is status 2. With the argument `oracle`,
+ * the same against Fairy-Stockfish and Stockfish on positions where they agree with Carrera. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Checks the produced turn-perft numbers of configs/perft/marseillais.epd: every value up to a
  * node limit against the fast core (through the threaded, hashed perft driver), and the shallow
- * ones against the independent reference turn rules (tests/turn_ref.c), so that the published
+ * ones against the independent reference turn rules (tests/perft/turn_ref.c), so that the published
  * file can never drift from what both implementations compute.
  *
  * Usage: test_turn_numbers [MAX_NODES [REF_MAX_NODES]] (defaults 50,000,000 and 1,000,000). */

@@ -3,7 +3,7 @@
  * (cluster/config/perft_config.c) and `carrera check-config`, evaluation parameters
  * (cluster/config/eval_config.c). Every kind of error names the file, the line and the key;
  * defaults; every value of every key; the shipped configurations in configs/perft/ are valid and
- * configs/eval/default.ini is exactly the built-in evaluation. Fixtures in tests/config/. */
+ * configs/eval/default.ini is exactly the built-in evaluation. Fixtures in tests/data/config/. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
 
 #include <ctype.h>
@@ -25,7 +25,7 @@
 #include "variant.h"
 
 #ifndef CARRERA_CONFIG_FIXTURES
-#define CARRERA_CONFIG_FIXTURES "tests/config"
+#define CARRERA_CONFIG_FIXTURES "tests/data/config"
 #endif
 #ifndef CARRERA_CONFIGS
 #define CARRERA_CONFIGS "configs/perft"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of variants, FEN reading/writing (every rejection, round trips over tests/perft), the
+/* Tests of variants, FEN reading/writing (every rejection, round trips over tests/data/perft), the
  * numbered and random start arrays, and UCI move text. */
 #include <setjmp.h>
 #include <stdarg.h>
