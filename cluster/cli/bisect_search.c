@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "move.h"
 
 void finding_free(Finding *f)
@@ -390,14 +391,14 @@ int bisect_search(const BisectRules *b, Oracle *engine, const Position *root, in
     goto done;
 
 out_of_memory:
-    snprintf(err, errlen, "out of memory");
+    errmsg_set(err, errlen, "out of memory");
     status = BISECT_FAILED;
 done:
     if (out && fclose(out) != 0)
         report = NULL;
     f->report = report;
     if (status == BISECT_DIFFERENT && (!f->report || !f->ours || !f->theirs)) {
-        snprintf(err, errlen, "out of memory");
+        errmsg_set(err, errlen, "out of memory");
         status = BISECT_FAILED;
     }
     if (status == BISECT_FAILED)

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "errmsg.h"
+
 #define MAGIC    "carrera verify journal 1"
 #define N_FIELDS 14
 
@@ -106,10 +108,8 @@ static int read_journal(int fd, const char *path, const char *options, const Ver
                         Outcome *outcomes, size_t *resumed, char *err, size_t errlen)
 {
     FILE *in = fdopen(dup(fd), "r");
-    if (!in) {
-        snprintf(err, errlen, "cannot read the journal '%s': %s", path, strerror(errno));
-        return -1;
-    }
+    if (!in)
+        return errmsg_fail(err, errlen, "cannot read the journal '%s': %s", path, strerror(errno));
     char *line = NULL;
     size_t cap = 0, number = 0;
     off_t good = 0; /* the end of the last whole line */
@@ -121,25 +121,25 @@ static int read_journal(int fd, const char *path, const char *options, const Ver
             break; /* cut short by a kill: dropped */
         line[len - 1] = '\0';
         if (number == 1 && strcmp(line, MAGIC) != 0) {
-            snprintf(err, errlen, "'%s' is not a journal of carrera verify", path);
+            errmsg_set(err, errlen, "'%s' is not a journal of carrera verify", path);
             rc = -1;
         } else if (number == 2) {
             char want[4096];
             unescape(line);
             if (strncmp(line, "options\t", 8) != 0 || strcmp(line + 8, options) != 0) {
                 snprintf(want, sizeof want, "%s", options);
-                snprintf(err, errlen,
-                         "the journal '%s' belongs to another run: it was written for '%.900s', "
-                         "this run is '%.900s' (give the same options, or another file)",
-                         path, strncmp(line, "options\t", 8) == 0 ? line + 8 : line, want);
+                errmsg_set(err, errlen,
+                           "the journal '%s' belongs to another run: it was written for '%.900s', "
+                           "this run is '%.900s' (give the same options, or another file)",
+                           path, strncmp(line, "options\t", 8) == 0 ? line + 8 : line, want);
                 rc = -1;
             }
         } else if (number > 2) {
             if (!read_record(line, ps, outcomes)) {
-                snprintf(err, errlen,
-                         "the journal '%s' is damaged at line %zu (or its positions are not "
-                         "this run's)",
-                         path, number);
+                errmsg_set(err, errlen,
+                           "the journal '%s' is damaged at line %zu (or its positions are not "
+                           "this run's)",
+                           path, number);
                 rc = -1;
             }
             *resumed += rc == 0;
@@ -156,7 +156,7 @@ static int read_journal(int fd, const char *path, const char *options, const Ver
         return rc == 0 ? 1 : -1;
     }
     if (rc == 0 && ftruncate(fd, good) != 0) {
-        snprintf(err, errlen, "cannot write the journal '%s': %s", path, strerror(errno));
+        errmsg_set(err, errlen, "cannot write the journal '%s': %s", path, strerror(errno));
         rc = -1;
     }
     return rc;
@@ -181,10 +181,8 @@ int journal_open(Journal *j, const char *path, const char *options, const Verify
 {
     *resumed = 0;
     j->fd = open(path, O_RDWR | O_CREAT | O_APPEND, 0644);
-    if (j->fd < 0) {
-        snprintf(err, errlen, "cannot open the journal '%s': %s", path, strerror(errno));
-        return -1;
-    }
+    if (j->fd < 0)
+        return errmsg_fail(err, errlen, "cannot open the journal '%s': %s", path, strerror(errno));
     int rc = read_journal(j->fd, path, options, ps, outcomes, resumed, err, errlen);
     if (rc < 0) {
         journal_close(j);
@@ -201,7 +199,7 @@ int journal_open(Journal *j, const char *path, const char *options, const Verify
         fputc('\n', out);
     }
     if (!out || fclose(out) != 0 || write_all(j->fd, head, len) != 0) {
-        snprintf(err, errlen, "cannot write the journal '%s': %s", path, strerror(errno));
+        errmsg_set(err, errlen, "cannot write the journal '%s': %s", path, strerror(errno));
         free(head);
         journal_close(j);
         return -1;
@@ -216,10 +214,8 @@ int journal_append(Journal *j, size_t index, const VerifyPosition *p, const Outc
     char *line = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&line, &len);
-    if (!out) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
+    if (!out)
+        return errmsg_fail(err, errlen, "out of memory");
     const Finding *x = &o->finding;
     fprintf(out, "%zu\t%s\t%d\t%" PRIu64 "\t", index, status_names[o->status], o->depth, o->nodes);
     const char *texts[] = { p->fen, kind_names[x->kind], o->group, x->path, x->fen };
@@ -235,7 +231,7 @@ int journal_append(Journal *j, size_t index, const VerifyPosition *p, const Outc
     }
     int rc = fclose(out) == 0 ? write_all(j->fd, line, len) : -1;
     if (rc != 0)
-        snprintf(err, errlen, "cannot write the journal: %s", strerror(errno));
+        errmsg_set(err, errlen, "cannot write the journal: %s", strerror(errno));
     free(line);
     return rc;
 }

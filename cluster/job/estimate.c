@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "perft.h"
 #include "turn.h"
 
@@ -124,9 +125,8 @@ int estimate_check_memory(size_t bytes, const char *what, char *err, size_t errl
     size_t have = estimate_memory_bytes();
     if (have == 0 || bytes <= have)
         return 0;
-    snprintf(err, errlen, "%s need %zu MB, more than this machine's memory (%zu MB)", what,
-             bytes >> 20, have >> 20);
-    return -1;
+    return errmsg_fail(err, errlen, "%s need %zu MB, more than this machine's memory (%zu MB)",
+                       what, bytes >> 20, have >> 20);
 }
 
 /* The line for an estimate already made. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "errmsg.h"
 #include "farm.h"
 #include "match_wire.h"
 #include "player.h"
@@ -135,8 +136,7 @@ int match_distribute_run(StageRunner *run, FarmStats *stats, char *err, size_t e
     if (!d || !players) {
         free(d);
         free(players);
-        snprintf(err, errlen, "out of memory");
-        return -1;
+        return errmsg_fail(err, errlen, "out of memory");
     }
     *d = (Distribution){ run, players };
     const FarmJob job = { .ctx = d,

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "comm.h"
+#include "errmsg.h"
 #include "estimate.h"
 #include "exit_status.h"
 #include "match_config.h"
@@ -111,14 +112,14 @@ static FILE *reopen_pgn(const char *path, const MatchFileDone *done, char *err, 
             fwrite(buf, 1, got, mem);
         fclose(old);
         if (!mem || fclose(mem) != 0) {
-            snprintf(err, errlen, "cannot read the PGN file %.900s", path);
+            errmsg_set(err, errlen, "cannot read the PGN file %.900s", path);
             return NULL;
         }
     }
     FILE *f = fopen(path, "w");
     if (!f) {
         free(text);
-        snprintf(err, errlen, "cannot write the PGN file %.900s", path);
+        errmsg_set(err, errlen, "cannot write the PGN file %.900s", path);
         return NULL;
     }
     for (char *game = text ? strstr(text, "[Event ") : NULL; game;) {
@@ -134,7 +135,7 @@ static FILE *reopen_pgn(const char *path, const MatchFileDone *done, char *err, 
     free(text);
     if (fflush(f) != 0) {
         fclose(f);
-        snprintf(err, errlen, "cannot write the PGN file %.900s", path);
+        errmsg_set(err, errlen, "cannot write the PGN file %.900s", path);
         return NULL;
     }
     return f;
@@ -171,11 +172,11 @@ static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *pro
             /* the tuner's state is rebuilt stage by stage, as the pairs came in */
             if (run->tuner->finished ||
                 d->pair / cfg->pairs_per_stage != (uint64_t)run->tuner->stage) {
-                snprintf(err, errlen,
-                         "%.900s holds pair %" PRIu64 " of iteration %" PRIu64
-                         " although iteration %d is not complete: not a checkpoint of this run",
-                         cfg->output, d->pair + 1, d->pair / cfg->pairs_per_stage + 1,
-                         run->tuner->stage + 1);
+                errmsg_set(err, errlen,
+                           "%.900s holds pair %" PRIu64 " of iteration %" PRIu64
+                           " although iteration %d is not complete: not a checkpoint of this run",
+                           cfg->output, d->pair + 1, d->pair / cfg->pairs_per_stage + 1,
+                           run->tuner->stage + 1);
                 return EXIT_USAGE;
             }
             if (tuner_add_pair(run->tuner, d->pair, d->score))
@@ -191,8 +192,8 @@ static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *pro
             return EXIT_USAGE;
         run->pgn = fopen(cfg->pgn, "w");
         if (!run->pgn) {
-            snprintf(err, errlen, "cannot write the PGN file %.800s: %s", cfg->pgn,
-                     strerror(errno));
+            errmsg_set(err, errlen, "cannot write the PGN file %.800s: %s", cfg->pgn,
+                       strerror(errno));
             /* the result file made just now holds nothing: the corrected command starts
              * afresh instead of being told to resume */
             char ignored[256];

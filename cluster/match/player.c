@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "errmsg.h"
 #include "setup.h"
 #include "uci_client.h"
 
@@ -46,10 +47,8 @@ static double now_seconds(void)
 static int start_engine(Player *p, char *err, size_t errlen)
 {
     char why[512];
-    if (uci_client_start(&p->engine, p->cfg.command, HANDSHAKE_MS, why, sizeof why) != 0) {
-        snprintf(err, errlen, "player %s: %s", p->cfg.name, why);
-        return -1;
-    }
+    if (uci_client_start(&p->engine, p->cfg.command, HANDSHAKE_MS, why, sizeof why) != 0)
+        return errmsg_fail(err, errlen, "player %s: %s", p->cfg.name, why);
     UciClientSetup setup = { .uci_variant = p->variant->name,
                              .chess960 = p->castle960 && !p->variant->castle960,
                              .turn_rules = turn_rules_name(p->rules.turns),
@@ -70,8 +69,7 @@ static int start_engine(Player *p, char *err, size_t errlen)
     if (uci_client_setup(&p->engine, &setup, why, sizeof why) != 0 ||
         uci_client_set_options(&p->engine, names, values, n, why, sizeof why) != 0) {
         uci_client_stop(&p->engine);
-        snprintf(err, errlen, "player %s: %s", p->cfg.name, why);
-        return -1;
+        return errmsg_fail(err, errlen, "player %s: %s", p->cfg.name, why);
     }
     p->engine_up = true;
     return 0;
@@ -82,7 +80,7 @@ Player *player_new(const PlayerConfig *c, const Variant *v, const Rules *r, bool
 {
     Player *p = calloc(1, sizeof *p);
     if (!p) {
-        snprintf(err, errlen, "out of memory for player %s", c->name);
+        errmsg_set(err, errlen, "out of memory for player %s", c->name);
         return NULL;
     }
     p->cfg = *c;
@@ -95,7 +93,7 @@ Player *player_new(const PlayerConfig *c, const Variant *v, const Rules *r, bool
         p->session = engine_new(hash_mb, &c->eval, why, sizeof why);
         if (!p->session) {
             player_free(p);
-            snprintf(err, errlen, "out of memory for player %s", c->name);
+            errmsg_set(err, errlen, "out of memory for player %s", c->name);
             return NULL;
         }
         return p;
@@ -136,10 +134,8 @@ int player_new_game(Player *p, char *err, size_t errlen)
 {
     if (p->cfg.kind == PLAYER_CARRERA) {
         char why[256];
-        if (engine_clear_hash(p->session, why, sizeof why) != 0) {
-            snprintf(err, errlen, "player %s: %s", p->cfg.name, why);
-            return -1;
-        }
+        if (engine_clear_hash(p->session, why, sizeof why) != 0)
+            return errmsg_fail(err, errlen, "player %s: %s", p->cfg.name, why);
         return 0;
     }
     if (!p->engine_up && start_engine(p, err, errlen) != 0)
@@ -150,10 +146,8 @@ int player_new_game(Player *p, char *err, size_t errlen)
         uci_client_stop(&p->engine);
         p->engine_up = false;
         if (start_engine(p, err, errlen) != 0 ||
-            uci_client_new_game(&p->engine, why, sizeof why) != 0) {
-            snprintf(err, errlen, "player %s: %s", p->cfg.name, why);
-            return -1;
-        }
+            uci_client_new_game(&p->engine, why, sizeof why) != 0)
+            return errmsg_fail(err, errlen, "player %s: %s", p->cfg.name, why);
     }
     return 0;
 }

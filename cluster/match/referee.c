@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
+
 static GameEnding ending_of(Termination t)
 {
     switch (t) {
@@ -90,10 +92,8 @@ int referee_play_game(Player *white, Player *black, const Position *start, const
 {
     memset(out, 0, sizeof *out);
     out->loser_fault = -1;
-    if (!game_init(&out->game, start, r, castle960)) {
-        snprintf(err, errlen, "out of memory starting a game");
-        return -1;
-    }
+    if (!game_init(&out->game, start, r, castle960))
+        return errmsg_fail(err, errlen, "out of memory starting a game");
     Player *players[2] = { white, black };
     int64_t clock[2];
     for (int c = 0; c < 2; c++) {
@@ -136,8 +136,7 @@ int referee_play_game(Player *white, Player *black, const Position *start, const
         if (!game_play(&out->game, &mv.turn)) {
             /* player_think hands out legal turns only; anything else is memory running out */
             game_free(&out->game);
-            snprintf(err, errlen, "out of memory recording a game");
-            return -1;
+            return errmsg_fail(err, errlen, "out of memory recording a game");
         }
         int verdict = adjudicate(&streaks, adj, &mv, side, out->game.n_turns);
         if (verdict == 2) {

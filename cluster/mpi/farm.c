@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "comm.h"
+#include "errmsg.h"
 
 /* How long a main thread sleeps between polls for messages: far below a task's time (its
  * threads hold their next tasks meanwhile), and rare enough that waking does not take a share of
@@ -150,19 +151,16 @@ static int pool_start(Pool *p, const FarmJob *job, char *err, size_t errlen)
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->ready, NULL);
     p->threads = calloc((size_t)job->slots, sizeof *p->threads);
-    if (!p->threads) {
-        snprintf(err, errlen, "out of memory for %d threads", job->slots);
-        return -1;
-    }
+    if (!p->threads)
+        return errmsg_fail(err, errlen, "out of memory for %d threads", job->slots);
     for (; p->started < job->slots; p->started++) {
         Slot *s = malloc(sizeof *s);
         if (s)
             *s = (Slot){ p, p->started };
         if (!s || pthread_create(&p->threads[p->started], NULL, slot_main, s) != 0) {
             free(s);
-            snprintf(err, errlen, "cannot start rank %d's worker thread %d", comm_rank(),
-                     p->started + 1);
-            return -1;
+            return errmsg_fail(err, errlen, "cannot start rank %d's worker thread %d", comm_rank(),
+                               p->started + 1);
         }
     }
     return 0;
@@ -348,7 +346,7 @@ static int coordinator_rank(const FarmJob *job, FarmStats *stats, char *err, siz
         unsigned char *msg = comm_poll_packet(true, &len, &from);
         uint32_t credit;
         if (!msg || len != 1 + sizeof credit || msg[0] != KIND_HELLO || r.credit[from] >= 0) {
-            snprintf(err, errlen, "rank %d sent a message before its hello", from);
+            errmsg_set(err, errlen, "rank %d sent a message before its hello", from);
             free(msg);
             return -1;
         }
@@ -381,8 +379,8 @@ static int coordinator_rank(const FarmJob *job, FarmStats *stats, char *err, siz
         const unsigned char *data = NULL;
         if (msg) {
             if (len < 1 || msg[0] != KIND_RESULT || r.held[from] == 0) {
-                snprintf(err, errlen, "rank %d sent a message that is no result of its tasks",
-                         from);
+                errmsg_set(err, errlen, "rank %d sent a message that is no result of its tasks",
+                           from);
                 free(msg);
                 rc = -1;
                 break;

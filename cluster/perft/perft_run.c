@@ -18,6 +18,7 @@
 
 #include "exit_status.h"
 #include "comm.h"
+#include "errmsg.h"
 #include "estimate.h"
 #include "paths.h"
 #include "perft_config.h"
@@ -59,20 +60,20 @@ static int start_rank0(const PerftRun *job, const Provenance *prov, int ranks, i
     const bool exists = access(job->output, F_OK) == 0;
     if (resume_wanted(job->resume, exists)) {
         if (!exists) {
-            snprintf(err, errlen,
-                     "%s: no checkpoint to resume (the file does not exist); start "
-                     "the job without --resume",
-                     job->output);
+            errmsg_set(err, errlen,
+                       "%s: no checkpoint to resume (the file does not exist); start "
+                       "the job without --resume",
+                       job->output);
             return 2;
         }
         *h = perft_file_open_resume(job->output, &info, split, err, errlen);
         return *h ? 0 : 2;
     }
     if (exists) {
-        snprintf(err, errlen,
-                 "%s already exists: add --resume to continue that job, or choose "
-                 "another output",
-                 job->output);
+        errmsg_set(err, errlen,
+                   "%s already exists: add --resume to continue that job, or choose "
+                   "another output",
+                   job->output);
         return 2;
     }
     if (make_parent_dirs(job->output, err, errlen) != 0)
@@ -81,7 +82,7 @@ static int start_rank0(const PerftRun *job, const Provenance *prov, int ranks, i
                  ? job->split_depth
                  : split_choose_depth_for(&root, &job->rules, job->depth, ranks, threads);
     if (split_make(&root, &job->rules, job->depth, sd, split) != 0) {
-        snprintf(err, errlen, "out of memory splitting the job at depth %d", sd);
+        errmsg_set(err, errlen, "out of memory splitting the job at depth %d", sd);
         return 1;
     }
     info.split_depth = split->split_depth;

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errmsg.h"
+
 long long subprocess_now_ms(void)
 {
     struct timespec t;
@@ -33,18 +35,14 @@ int subprocess_split(char *words, char *argv[SUBPROCESS_MAX_ARGS + 1], int spare
     int argc = 0;
     for (char *save = NULL, *t = strtok_r(words, " \t\r\n", &save); t;
          t = strtok_r(NULL, " \t\r\n", &save)) {
-        if (argc + spare == SUBPROCESS_MAX_ARGS) {
-            snprintf(err, errlen, "the engine command has more than %d words",
-                     SUBPROCESS_MAX_ARGS - spare);
-            return -1;
-        }
+        if (argc + spare == SUBPROCESS_MAX_ARGS)
+            return errmsg_fail(err, errlen, "the engine command has more than %d words",
+                               SUBPROCESS_MAX_ARGS - spare);
         argv[argc++] = t;
     }
     argv[argc] = NULL;
-    if (argc == 0) {
-        snprintf(err, errlen, "the engine command is empty");
-        return -1;
-    }
+    if (argc == 0)
+        return errmsg_fail(err, errlen, "the engine command is empty");
     return argc;
 }
 
@@ -111,16 +109,14 @@ int subprocess_start(Subprocess *p, char *const argv[], char *err, size_t errlen
         waitpid(pid, NULL, 0);
         close(in[1]);
         close(out[0]);
-        snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(why));
-        return -1;
+        return errmsg_fail(err, errlen, "cannot run '%s': %s", argv[0], strerror(why));
     }
     p->pid = pid;
     p->to_child = in[1];
     p->from_child = out[0];
     return 0;
 fail:
-    snprintf(err, errlen, "cannot start '%s': %s", argv[0], strerror(errno));
-    return -1;
+    return errmsg_fail(err, errlen, "cannot start '%s': %s", argv[0], strerror(errno));
 }
 
 int subprocess_send(Subprocess *p, const char *text)
