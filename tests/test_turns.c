@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cmocka.h>
 
+#include "clock.h"
 #include "perft_ref.h"
 #include "position.h"
 #include "rng.h"
@@ -47,13 +47,6 @@ static const Rules GALVIN = { TURNS_GALVIN, EP_CLASSIC };
 static const Rules BENNEKOM = { TURNS_BENNEKOM, EP_CLASSIC };
 static const Rules BENNEKOM_MODERN = { TURNS_BENNEKOM, EP_MODERN };
 static const Rules EXTRAMOVE = { TURNS_EXTRAMOVE, EP_CLASSIC };
-
-static double now(void)
-{
-    struct timespec t;
-    timespec_get(&t, TIME_UTC);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static const char *rules_text(const Rules *r)
 {
@@ -736,9 +729,9 @@ static void start_positions(void **state)
             Position p;
             setup_start(&s, variant_by_name(variants[v]));
             position_from_setup(&p, &s);
-            double t0 = now();
+            double t0 = monotonic_seconds();
             uint64_t a = ref_perft_turns(&s, r, depth);
-            double t1 = now();
+            double t1 = monotonic_seconds();
             uint64_t b = perft_turns(&p, r, depth);
             print_message("start %-10s %-27s turns D%d %12llu  (reference %.2f s)\n", variants[v],
                           rules_text(r), depth, (unsigned long long)a, t1 - t0);
@@ -909,7 +902,7 @@ static int compare_position(const Setup *s, const Position *p, const Rules *r, b
 static void random_positions(const Rules *r, int count, int deep_every, uint64_t seed)
 {
     static const char *VARIANTS[4] = { "chess", "chess960", "capablanca", "caparandom" };
-    double t0 = now();
+    double t0 = monotonic_seconds();
     int bad = 0, over = 0, eps = 0, path = 0, two_ep = 0, deep = 0;
     for (int game = 0; game < count && bad < 5; game++) {
         Rng rng = rng_new(seed * 1000003u + (uint64_t)game);
@@ -965,7 +958,7 @@ static void random_positions(const Rules *r, int count, int deep_every, uint64_t
     }
     print_message("%-28s %d positions (%d deep, %d with en passant, %d games over), %d more on the "
                   "way (%d with a double en passant turn): %.1f s\n",
-                  rules_text(r), count, deep, eps, over, path, two_ep, now() - t0);
+                  rules_text(r), count, deep, eps, over, path, two_ep, monotonic_seconds() - t0);
     assert_int_equal(bad, 0);
 }
 

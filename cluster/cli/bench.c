@@ -11,9 +11,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "cli_error.h"
+#include "clock.h"
 #include "engine.h"
 #include "eval.h"
 #include "eval_config.h"
@@ -74,13 +74,6 @@ void bench_usage(FILE *out)
         sizeof positions / sizeof *positions, BENCH_DEPTH, BENCH_HASH_MB);
 }
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int build(const BenchPosition *b, Position *p)
 {
     const Variant *v = variant_by_name(b->variant);
@@ -129,7 +122,7 @@ int bench_command(int argc, char **argv)
     }
 
     uint64_t total = 0;
-    int64_t start = now_ms();
+    int64_t start = monotonic_ms();
     int status = 0;
     size_t count = sizeof positions / sizeof *positions;
     for (size_t i = 0; i < count && status == 0; i++) {
@@ -147,7 +140,7 @@ int bench_command(int argc, char **argv)
         EngineGo go = { .limits = search_limits_none() };
         go.limits.depth = b->turns == TURNS_SINGLE ? (int)depth : (int)(depth + 2) / 3;
         EngineResult r;
-        int64_t t0 = now_ms();
+        int64_t t0 = monotonic_ms();
         if (engine_search(engine, &go, &r, err, sizeof err) != 0) {
             fprintf(stderr, "carrera: error: %s\n", err);
             status = 1;
@@ -155,11 +148,11 @@ int bench_command(int argc, char **argv)
         }
         fprintf(stderr, "%2zu/%zu %-10s %-20s depth %2d nodes %10" PRIu64 " %6" PRId64 " ms\n",
                 i + 1, count, b->variant, turn_rules_name(b->turns), go.limits.depth, r.final.nodes,
-                now_ms() - t0);
+                monotonic_ms() - t0);
         total += r.final.nodes;
     }
     if (status == 0) {
-        int64_t ms = now_ms() - start;
+        int64_t ms = monotonic_ms() - start;
         printf("Total time (ms) : %" PRId64 "\n", ms);
         printf("Nodes searched  : %" PRIu64 "\n", total);
         printf("Nodes/second    : %" PRIu64 "\n", ms > 0 ? total * 1000 / (uint64_t)ms : total);

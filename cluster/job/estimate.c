@@ -6,9 +6,9 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "errmsg.h"
 #include "perft.h"
 #include "turn.h"
@@ -29,21 +29,14 @@
 #define REPLICA_SECONDS_MIN 0.25
 #define REPLICA_RUNS_MAX    64
 
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 void estimate_perft(const Position *p, const Rules *r, int depth, int count_to, PerftEstimate *out)
 {
     *out = (PerftEstimate){ .exact = 1, .per_ply = 1, .nodes = 1, .rate = 1e8 };
     double before = 1, spent = 0, counted = 0;
     for (int d = 1; d <= count_to; d++) {
-        double t0 = seconds_now();
+        double t0 = monotonic_seconds();
         double n = (double)perft_turns(p, r, d);
-        spent += seconds_now() - t0;
+        spent += monotonic_seconds() - t0;
         counted += n;
         out->exact_depth = d;
         out->exact = n;

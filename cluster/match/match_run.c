@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "comm.h"
 #include "errmsg.h"
 #include "estimate.h"
@@ -302,10 +303,9 @@ int match_run(const MatchRequest *r)
         uint64_t left = run->n_pairs - run->tally.pairs_done;
         if ((uint64_t)run->threads > left)
             run->threads = left > 0 ? (int)left : 1;
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
+        const double start = monotonic_seconds();
         const FarmStats fs = distribute(run);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
+        const double seconds = monotonic_seconds() - start;
         progress_finish(&run->progress);
         /* what coordinating the pairs cost rank 0: what bounds the ranks one coordinator serves */
         if (!r->quiet && fs.tasks)
@@ -338,8 +338,7 @@ int match_run(const MatchRequest *r)
         run->h5 = NULL;
         if (closed != 0 && !run->error[0])
             snprintf(run->error, sizeof run->error, "%.500s: %.500s", cfg.output, h5err);
-        print_summary(run,
-                      (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+        print_summary(run, seconds);
         if (run->tuner && !run->error[0]) {
             tuner_print(stdout, run->tuner);
             if (!tuner_ok(run->tuner))

@@ -2,16 +2,14 @@
 /* The players of a match (player.h): Carrera's engine session (engine.h) in this process, or an
  * external UCI engine through the UCI client (uci_client.c), whose every answer is checked against
  * the position's legal turns. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
-
 #include "player.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "engine.h"
 #include "errmsg.h"
 #include "setup.h"
@@ -35,13 +33,6 @@ struct Player {
     UciClient engine;
     bool engine_up; /* started and set up; false after a fault until the next game */
 };
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 /* Starts the external engine and sets it up for the game's rules and the player's options. */
 static int start_engine(Player *p, char *err, size_t errlen)
@@ -303,9 +294,9 @@ static int think_uci(Player *p, const Game *g, const int64_t clock_ms[2], Player
 int player_think(Player *p, const Game *g, const int64_t clock_ms[2], PlayerMove *out)
 {
     *out = (PlayerMove){ .fault = FAULT_NONE };
-    double start = now_seconds();
+    double start = monotonic_seconds();
     int rc = p->cfg.kind == PLAYER_CARRERA ? think_carrera(p, g, clock_ms, out)
                                            : think_uci(p, g, clock_ms, out);
-    out->seconds = now_seconds() - start;
+    out->seconds = monotonic_seconds() - start;
     return rc;
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "comm.h"
 #include "errmsg.h"
 
@@ -33,13 +34,6 @@ static double thread_cpu(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -124,7 +118,7 @@ static void *slot_main(void *arg)
             break;
         Item *it = queue_pop(&p->todo);
         pthread_mutex_unlock(&p->lock);
-        const double start = now();
+        const double start = monotonic_seconds();
         size_t len = 0;
         unsigned char *result = p->job->work(p->job->ctx, s->index, it->data, it->len, &len);
         if (!result)
@@ -133,7 +127,7 @@ static void *slot_main(void *arg)
         it->data = result;
         it->len = len;
         pthread_mutex_lock(&p->lock);
-        p->busy += now() - start;
+        p->busy += monotonic_seconds() - start;
         queue_push(&p->done, it);
         pthread_cond_signal(&p->ready);
     }
@@ -212,6 +206,8 @@ static Item *pool_take(Pool *p)
 /* Waits until the threads have a result or a poll interval has passed. */
 static void pool_wait(Pool *p)
 {
+    /* the wall clock, not monotonic_seconds: a condition variable's deadline is on CLOCK_REALTIME
+     * unless it was made otherwise */
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_nsec += POLL_NS;
@@ -321,7 +317,7 @@ static void feed(const FarmJob *job, Ranks *r, Pool *local, bool *done)
 
 static int coordinator_rank(const FarmJob *job, FarmStats *stats, char *err, size_t errlen)
 {
-    const double start = now(), start_cpu = thread_cpu();
+    const double start = monotonic_seconds(), start_cpu = thread_cpu();
     Ranks r = { .n = comm_size() };
     r.credit = malloc((size_t)r.n * sizeof *r.credit);
     r.held = calloc((size_t)r.n, sizeof *r.held);
@@ -413,7 +409,7 @@ static int coordinator_rank(const FarmJob *job, FarmStats *stats, char *err, siz
             break;
     }
     if (stats)
-        *stats = (FarmStats){ tasks, tasks_local, now() - start, pool_busy(local),
+        *stats = (FarmStats){ tasks, tasks_local, monotonic_seconds() - start, pool_busy(local),
                               thread_cpu() - start_cpu };
     if (rc == 0) {
         pool_stop(local);

@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "exit_status.h"
 #include "comm.h"
 #include "errmsg.h"
@@ -29,13 +29,6 @@
 #include "turn.h"
 #include "unit_counter.h"
 #include "split.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Rank 0's set-up: a new split and result file, or the checkpoint read back. Returns 0, or the
  * exit status with a message in err. */
@@ -115,7 +108,7 @@ static void print_result(const PerftRun *job, const Split *split, uint64_t total
 
 int perft_run(const PerftRun *job)
 {
-    const double start = now();
+    const double start = monotonic_seconds();
     char err[1024] = "";
     stop_signal_install();
     if (comm_init(NULL, NULL, err, sizeof err) != 0) {
@@ -207,7 +200,7 @@ int perft_run(const PerftRun *job)
         rc = 1;
     } else {
         print_result(job, &split, total);
-        double seconds = now() - start;
+        double seconds = monotonic_seconds() - start;
         fprintf(stderr,
                 "time: %.2f s (%zu units counted, %zu by rank 0, whose counting thread "
                 "was busy %.0f%% of the time; coordinating: %.1f us of CPU a unit)\n",

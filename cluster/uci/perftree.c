@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "errmsg.h"
 
 #define LINE_MAX_LEN 1024
@@ -68,11 +69,11 @@ int perftree_answer(PerftreeClient *c, int timeout_ms, Divide *d, char *err, siz
 {
     divide_clear(d);
     char line[LINE_MAX_LEN], why[256], move[DIVIDE_MOVE_MAX];
-    long long deadline = subprocess_now_ms() + timeout_ms;
+    int64_t deadline = monotonic_ms() + timeout_ms;
     bool blank = false, total_read = false;
     uint64_t total = 0, count;
     for (;;) {
-        long long left = deadline - subprocess_now_ms();
+        int64_t left = deadline - monotonic_ms();
         int got = left < 0 ? -1 : subprocess_read_line(&c->proc, line, sizeof line, (int)left);
         if (got < 0) {
             perftree_stop(c);
@@ -120,7 +121,7 @@ int perftree_answer(PerftreeClient *c, int timeout_ms, Divide *d, char *err, siz
             return errmsg_fail(err, errlen, "out of memory reading the script's answer");
         }
     }
-    long long left = deadline - subprocess_now_ms();
+    int64_t left = deadline - monotonic_ms();
     if (reap(c, left > 0 ? (int)left : 0, why, sizeof why) != 0)
         return errmsg_fail(err, errlen, "the script ended with %s in %s", why, c->asked);
     if (!total_read)

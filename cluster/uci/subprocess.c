@@ -14,14 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "errmsg.h"
-
-long long subprocess_now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
 
 static void close_pair(int fd[2])
 {
@@ -152,7 +146,7 @@ static void take_line(Subprocess *p, size_t take, size_t used, char *line, size_
 
 int subprocess_read_line(Subprocess *p, char *line, size_t linelen, int timeout_ms)
 {
-    long long deadline = subprocess_now_ms() + timeout_ms;
+    int64_t deadline = monotonic_ms() + timeout_ms;
     for (;;) {
         char *nl = memchr(p->buf, '\n', p->len);
         if (nl) {
@@ -167,7 +161,7 @@ int subprocess_read_line(Subprocess *p, char *line, size_t linelen, int timeout_
         }
         if (p->from_child < 0)
             return 0;
-        long long left = deadline - subprocess_now_ms();
+        int64_t left = deadline - monotonic_ms();
         if (left < 0)
             left = 0;
         struct pollfd fd = { .fd = p->from_child, .events = POLLIN };
@@ -200,9 +194,9 @@ int subprocess_finish(Subprocess *p, int timeout_ms)
     }
     int status = -1;
     if (p->pid > 0) {
-        long long deadline = subprocess_now_ms() + timeout_ms;
+        int64_t deadline = monotonic_ms() + timeout_ms;
         pid_t done;
-        while ((done = waitpid(p->pid, &status, WNOHANG)) == 0 && subprocess_now_ms() < deadline) {
+        while ((done = waitpid(p->pid, &status, WNOHANG)) == 0 && monotonic_ms() < deadline) {
             struct timespec pause = { 0, 10 * 1000 * 1000 };
             nanosleep(&pause, NULL);
         }

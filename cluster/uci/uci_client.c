@@ -13,17 +13,18 @@
 #include <string.h>
 #include <strings.h>
 
+#include "clock.h"
 #include "errmsg.h"
 
 #define LINE_MAX_LEN 16384
 /* How long a polite `quit` may take before the engine is killed. */
 #define QUIT_MS 2000
 
-/* The engine's next line, waiting until deadline (subprocess_now_ms() time) at most: 1 for a line,
+/* The engine's next line, waiting until deadline (monotonic_ms() time) at most: 1 for a line,
  * 0 at the end of its output, -1 when the deadline passed. */
-static int read_line_by(UciClient *e, long long deadline, char *line, size_t len)
+static int read_line_by(UciClient *e, int64_t deadline, char *line, size_t len)
 {
-    long long left = deadline - subprocess_now_ms();
+    int64_t left = deadline - monotonic_ms();
     return left < 0 ? -1 : subprocess_read_line(&e->proc, line, len, (int)left);
 }
 
@@ -121,7 +122,7 @@ int uci_client_start(UciClient *e, const char *command, int handshake_ms, char *
     }
     /* Engines may print a banner or anything else before `uciok`: only options matter. */
     char line[LINE_MAX_LEN];
-    long long deadline = subprocess_now_ms() + handshake_ms;
+    int64_t deadline = monotonic_ms() + handshake_ms;
     for (;;) {
         int got = read_line_by(e, deadline, line, sizeof line);
         if (got == 0) {
@@ -171,7 +172,7 @@ static int sync_with(UciClient *e, const char *commands, const char *what, char 
         return errmsg_fail(err, errlen, "the engine has exited (%s) before %s", why, what);
     }
     char line[LINE_MAX_LEN];
-    long long deadline = subprocess_now_ms() + e->handshake_ms;
+    int64_t deadline = monotonic_ms() + e->handshake_ms;
     for (;;) {
         int got = read_line_by(e, deadline, line, sizeof line);
         if (got == 0) {
@@ -278,7 +279,7 @@ int uci_client_read_divide(UciClient *e, int timeout_ms, Divide *d, char *err, s
     divide_clear(d);
     char line[LINE_MAX_LEN];
     char why[256];
-    long long deadline = subprocess_now_ms() + timeout_ms;
+    int64_t deadline = monotonic_ms() + timeout_ms;
     for (;;) {
         int got = read_line_by(e, deadline, line, sizeof line);
         if (got == 0) {
@@ -396,7 +397,7 @@ UciAnswer uci_client_search(UciClient *e, const char *position, const char *go, 
         return ANSWER_EXITED;
     }
     char line[LINE_MAX_LEN];
-    long long deadline = subprocess_now_ms() + timeout_ms;
+    int64_t deadline = monotonic_ms() + timeout_ms;
     for (;;) {
         int got = read_line_by(e, deadline, line, sizeof line);
         if (got == 0) {
