@@ -15,6 +15,7 @@
 
 #include "clock.h"
 #include "epd.h"
+#include "errmsg.h"
 #include "perft_ref.h"
 
 /* Each position is checked at its deepest published depth with at most this many nodes, so the
@@ -56,7 +57,7 @@ static bool attacked(const Setup *s, const char *name, int by)
 
 static void from_fen(Setup *s, const char *variant, const char *fen)
 {
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     const Variant *v = variant_by_name(variant);
     assert_non_null(v);
     if (setup_from_fen(s, v, fen, err, sizeof err) != 0)
@@ -278,7 +279,7 @@ static void check_file(const char *file, const char *default_variant)
         const char *name = e->variant[0] ? e->variant : default_variant;
         const Variant *v = variant_by_name(name);
         Setup s;
-        char err[256] = "";
+        char err[ERRMSG_LEN] = "";
         int d = chosen_depth(e);
         if (!v || d == 0 || setup_from_fen(&s, v, e->fen, err, sizeof err) != 0) {
             print_error("%s:%d: %s: %s\n", file, e->line,

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "clock.h"
+#include "errmsg.h"
 #include "perft_ref.h"
 #include "position.h"
 #include "rng.h"
@@ -196,7 +197,7 @@ typedef struct Case {
 
 static void load(Setup *s, const char *variant, const Rules *r, const char *fen)
 {
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     const Variant *v = variant_by_name(variant);
     assert_non_null(v);
     if (setup_from_fen_rules(s, v, r, fen, err, sizeof err) != 0)
@@ -679,7 +680,7 @@ static void balanced_first_turn_is_single(void **state)
 static bool fen_ok(const Rules *r, const char *fen)
 {
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     return setup_from_fen_rules(&s, variant_by_name("chess"), r, fen, err, sizeof err) == 0;
 }
 

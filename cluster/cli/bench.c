@@ -15,6 +15,7 @@
 #include "cli_error.h"
 #include "clock.h"
 #include "engine.h"
+#include "errmsg.h"
 #include "eval.h"
 #include "eval_config.h"
 #include "number.h"
@@ -79,7 +80,7 @@ static int build(const BenchPosition *b, Position *p)
     const Variant *v = variant_by_name(b->variant);
     Rules r = { b->turns, EP_CLASSIC };
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     if (b->fen) {
         if (setup_from_fen_rules(&s, v, &r, b->fen, err, sizeof err) != 0)
             return cli_error("bench position '%s' is invalid: %s", b->fen, err);
@@ -112,7 +113,7 @@ int bench_command(int argc, char **argv)
 
     EvalParams params;
     eval_defaults(&params);
-    char err[512];
+    char err[ERRMSG_LEN];
     if (eval_file && eval_config_read(eval_file, &params, err, sizeof err) != 0)
         return cli_error("%s", err);
     Engine *engine = engine_new(BENCH_HASH_MB, &params, err, sizeof err);

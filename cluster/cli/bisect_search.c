@@ -265,7 +265,7 @@ static void report_playing(Oracle *engine, FILE *out, const char *root, Finding 
                            const char *child_fen, int depth, uint64_t child_theirs)
 {
     Divide again = { 0 };
-    char err[1024], again_text[1100];
+    char err[ERRMSG_LEN], again_text[1100];
     if (oracle_ask(engine, s->fen, s->move, depth, err, sizeof err) == 0 &&
         oracle_answer(engine, &again, err, sizeof err) == 0)
         snprintf(again_text, sizeof again_text, "%" PRIu64, again.total);

@@ -76,7 +76,7 @@ static int take_result(void *ctx, int rank, const void *data, size_t len, char *
     (void)err;
     (void)errlen;
     WireMessage *m = malloc(sizeof *m);
-    char why[1024], message[1100];
+    char why[ERRMSG_LEN], message[1100];
     if (!m) {
         stage_runner_fail(d->run, "out of memory");
     } else if (wire_decode(data, len, &d->run->openings, m, why, sizeof why) != 0) {
@@ -101,7 +101,7 @@ static void *play_task(void *ctx, int slot, const void *data, size_t len, size_t
     WireMessage *m = malloc(sizeof *m);
     if (!m)
         return NULL;
-    char err[1024];
+    char err[ERRMSG_LEN];
     unsigned char *out = NULL;
     Player **mine = d->players[slot];
     if (wire_decode(data, len, o, m, err, sizeof err) != 0 || m->kind != WIRE_TASK) {

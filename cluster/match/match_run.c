@@ -214,7 +214,7 @@ static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *pro
  * farm's figures (on rank 0). */
 static FarmStats distribute(StageRunner *run)
 {
-    char err[1024];
+    char err[ERRMSG_LEN];
     FarmStats fs = { 0 };
     if (match_distribute_run(run, &fs, err, sizeof err) != 0) {
         fprintf(stderr, "carrera: error: rank %d: %s\n", comm_rank(), err);
@@ -225,7 +225,7 @@ static FarmStats distribute(StageRunner *run)
 
 int match_run(const MatchRequest *r)
 {
-    char err[1024] = "";
+    char err[ERRMSG_LEN] = "";
     if (comm_init(NULL, NULL, err, sizeof err) != 0) {
         fprintf(stderr, "carrera: error: %s\n", err);
         return EXIT_USAGE;
@@ -318,14 +318,14 @@ int match_run(const MatchRequest *r)
         run->pgn = NULL;
         /* a tune run's regression reads the games back from the result file */
         if (run->tuner && !run->error[0] && cfg.tune.method != TUNE_SPSA) {
-            char h5err[1024];
+            char h5err[ERRMSG_LEN];
             if (match_file_flush(run->h5, h5err, sizeof h5err) != 0)
                 snprintf(run->error, sizeof run->error, "%.500s: %.500s", cfg.output, h5err);
             else
                 match_games_regress(run->tuner, (const char *const[]){ cfg.output }, 1,
                                     cfg.tune.skip_plies);
         }
-        char h5err[1024];
+        char h5err[ERRMSG_LEN];
         MatchFileSummary summary = { .sprt = cfg.sprt ? &run->sprt : NULL,
                                      .end_time = NULL,
                                      .tune = run->tuner,

@@ -37,7 +37,7 @@ struct Player {
 /* Starts the external engine and sets it up for the game's rules and the player's options. */
 static int start_engine(Player *p, char *err, size_t errlen)
 {
-    char why[512];
+    char why[ERRMSG_LEN];
     if (uci_client_start(&p->engine, p->cfg.command, HANDSHAKE_MS, why, sizeof why) != 0)
         return errmsg_fail(err, errlen, "player %s: %s", p->cfg.name, why);
     UciClientSetup setup = { .uci_variant = p->variant->name,
@@ -79,7 +79,7 @@ Player *player_new(const PlayerConfig *c, const Variant *v, const Rules *r, bool
     p->rules = *r;
     p->castle960 = castle960;
     if (c->kind == PLAYER_CARRERA) {
-        char why[256];
+        char why[ERRMSG_LEN];
         size_t hash_mb = c->hash_mb > 0 ? (size_t)c->hash_mb : ENGINE_HASH_DEFAULT_MB;
         p->session = engine_new(hash_mb, &c->eval, why, sizeof why);
         if (!p->session) {
@@ -114,7 +114,7 @@ void player_set_eval(Player *p, const EvalParams *e)
         return;
     p->cfg.eval = *e;
     /* the session is this player's alone and never searching here: these cannot fail */
-    char why[256];
+    char why[ERRMSG_LEN];
     engine_set_eval(p->session, e, why, sizeof why);
     engine_clear_hash(p->session, why, sizeof why); /* scores of the old evaluation */
 }
@@ -124,14 +124,14 @@ void player_set_nodes(Player *p, uint64_t nodes) { p->cfg.limits.nodes = nodes; 
 int player_new_game(Player *p, char *err, size_t errlen)
 {
     if (p->cfg.kind == PLAYER_CARRERA) {
-        char why[256];
+        char why[ERRMSG_LEN];
         if (engine_clear_hash(p->session, why, sizeof why) != 0)
             return errmsg_fail(err, errlen, "player %s: %s", p->cfg.name, why);
         return 0;
     }
     if (!p->engine_up && start_engine(p, err, errlen) != 0)
         return -1;
-    char why[512];
+    char why[ERRMSG_LEN];
     if (uci_client_new_game(&p->engine, why, sizeof why) != 0) {
         /* one restart: an engine may have died between games */
         uci_client_stop(&p->engine);

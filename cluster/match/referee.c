@@ -42,13 +42,14 @@ static GameEnding ending_of_fault(PlayerFault f)
     }
 }
 
-/* The side at fault loses. */
+/* The side at fault loses. The detail is a fixed-size column of the result file: a longer why
+ * is cut to it. */
 static void lose(GameRecord *out, int side, GameEnding e, const char *why)
 {
     out->result = side == WHITE ? -1 : 1;
     out->ending = e;
     out->loser_fault = side;
-    snprintf(out->detail, sizeof out->detail, "%s", why);
+    snprintf(out->detail, sizeof out->detail, "%.*s", (int)sizeof out->detail - 1, why);
 }
 
 /* Consecutive turns on which both players' scores said the same thing. */
@@ -126,7 +127,7 @@ int referee_play_game(Player *white, Player *black, const Position *start, const
         if (clock[side] >= 0) {
             clock[side] -= (int64_t)(mv.seconds * 1000.0);
             if (clock[side] < 0) {
-                char why[128];
+                char why[ERRMSG_LEN];
                 snprintf(why, sizeof why, "%.3f s over its clock", -clock[side] / 1000.0);
                 lose(out, side, END_TIME, why);
                 break;

@@ -218,7 +218,7 @@ static int weigh_units(State *s, char *err, size_t errlen)
         uint64_t estimate = u->estimate;
         if (estimate == 0) {
             Position p;
-            char why[200];
+            char why[ERRMSG_LEN];
             if (split_unit_position(u, s->counter->variant, &s->counter->rules, &p, why,
                                     sizeof why) != 0)
                 return errmsg_fail(err, errlen, "unit %llu: bad position '%s': %s",

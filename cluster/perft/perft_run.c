@@ -109,7 +109,7 @@ static void print_result(const PerftRun *job, const Split *split, uint64_t total
 int perft_run(const PerftRun *job)
 {
     const double start = monotonic_seconds();
-    char err[1024] = "";
+    char err[ERRMSG_LEN] = "";
     stop_signal_install();
     if (comm_init(NULL, NULL, err, sizeof err) != 0) {
         fprintf(stderr, "carrera: error: %s\n", err);
@@ -222,7 +222,7 @@ int perft_run(const PerftRun *job)
 
 int perft_run_config(const char *path, const char *out, ResumeMode resume, bool divide, bool quiet)
 {
-    char err[1024] = "";
+    char err[ERRMSG_LEN] = "";
     if (comm_init(NULL, NULL, err, sizeof err) != 0) {
         fprintf(stderr, "carrera: error: %s\n", err);
         return 1;

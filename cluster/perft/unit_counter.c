@@ -98,7 +98,7 @@ int unit_counter_count(UnitCounter *c, const WorkUnit *u, uint64_t *nodes, doubl
 {
     double start = monotonic_seconds();
     Position p;
-    char why[200];
+    char why[ERRMSG_LEN];
     if (u->depth < 0 || split_unit_position(u, c->variant, &c->rules, &p, why, sizeof why) != 0)
         return errmsg_fail(err, errlen, "unit %llu: bad position '%s' or depth %d: %s",
                            (unsigned long long)u->id, u->fen, (int)u->depth,

@@ -105,7 +105,7 @@ int tuner_init(Tuner *t, const MatchConfig *c, char *err, size_t errlen)
         SpsaSchedule s = {
             .iterations = c->stages, .A = tc->A, .alpha = tc->alpha, .gamma = tc->gamma
         };
-        char why[256];
+        char why[ERRMSG_LEN];
         if (spsa_init(&t->spsa, &s, t->sp, m, why, sizeof why) != 0) {
             tuner_free(t);
             return errmsg_fail(err, errlen, "[tune]: %s (player 1's value is the start)", why);

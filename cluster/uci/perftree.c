@@ -39,7 +39,7 @@ int perftree_ask(PerftreeClient *c, const char *fen, const char *moves, int dept
     snprintf(c->asked, sizeof c->asked, "'%s %d \"%s\"%s%s%s'", c->command, depth, fen,
              moves && moves[0] ? " \"" : "", moves && moves[0] ? moves : "",
              moves && moves[0] ? "\"" : "");
-    char why[256];
+    char why[ERRMSG_LEN];
     if (subprocess_start(&c->proc, argv, why, sizeof why) != 0)
         return errmsg_fail(err, errlen, "cannot start the script: %s", why);
     c->running = true;

@@ -109,7 +109,7 @@ int uci_client_start(UciClient *e, const char *command, int handshake_ms, char *
     char *argv[SUBPROCESS_MAX_ARGS + 1];
     if (subprocess_split(words, argv, 0, err, errlen) < 0)
         return -1;
-    char why[256];
+    char why[ERRMSG_LEN];
     if (subprocess_start(&e->proc, argv, why, sizeof why) != 0)
         return errmsg_fail(err, errlen, "cannot start the engine: %s", why);
     e->running = true;
@@ -166,7 +166,7 @@ static bool is_complaint(const char *line)
  * messages. */
 static int sync_with(UciClient *e, const char *commands, const char *what, char *err, size_t errlen)
 {
-    char why[256];
+    char why[ERRMSG_LEN];
     if (subprocess_send(&e->proc, commands) != 0 || subprocess_send(&e->proc, "isready\n") != 0) {
         uci_client_gone(e, why, sizeof why);
         return errmsg_fail(err, errlen, "the engine has exited (%s) before %s", why, what);
@@ -267,7 +267,7 @@ int uci_client_go_perft(UciClient *e, const char *fen, const char *moves, int de
     snprintf(e->asked, sizeof e->asked, "'go perft %d' for %s", depth, what);
     snprintf(command, sizeof command, "go perft %d\n", depth);
     if (subprocess_send(&e->proc, command) != 0) {
-        char why[256];
+        char why[ERRMSG_LEN];
         uci_client_gone(e, why, sizeof why);
         return errmsg_fail(err, errlen, "the engine exited (%s) before 'go perft %d'", why, depth);
     }
@@ -278,7 +278,7 @@ int uci_client_read_divide(UciClient *e, int timeout_ms, Divide *d, char *err, s
 {
     divide_clear(d);
     char line[LINE_MAX_LEN];
-    char why[256];
+    char why[ERRMSG_LEN];
     int64_t deadline = monotonic_ms() + timeout_ms;
     for (;;) {
         int got = read_line_by(e, deadline, line, sizeof line);
@@ -389,7 +389,7 @@ UciAnswer uci_client_search(UciClient *e, const char *position, const char *go, 
                             UciSearchAnswer *out, char *err, size_t errlen)
 {
     *out = (UciSearchAnswer){ 0 };
-    char why[256];
+    char why[ERRMSG_LEN];
     if (subprocess_send(&e->proc, position) != 0 || subprocess_send(&e->proc, "\n") != 0 ||
         subprocess_send(&e->proc, go) != 0 || subprocess_send(&e->proc, "\n") != 0) {
         uci_client_gone(e, why, sizeof why);

@@ -11,7 +11,7 @@
 
 void setup_start(Setup *s, const Variant *v)
 {
-    char err[160];
+    char err[ERRMSG_LEN];
     int rc = setup_from_fen(s, v, v->start_fen, err, sizeof err);
     /* The variant table is fixed data and the tests read every start_fen: a failure is a bug. */
     assert(rc == 0);
