@@ -11,10 +11,11 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "cli_error.h"
+#include "clock.h"
 #include "engine.h"
+#include "errmsg.h"
 #include "eval.h"
 #include "eval_config.h"
 #include "number.h"
@@ -74,13 +75,6 @@ void bench_usage(FILE *out)
         sizeof positions / sizeof *positions, BENCH_DEPTH, BENCH_HASH_MB);
 }
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* The position of b in p. Returns the exit status: one of the bench's own positions that cannot
  * be read is a fault of the program, not of the request. */
 static int build(const BenchPosition *b, Position *p)
@@ -88,7 +82,7 @@ static int build(const BenchPosition *b, Position *p)
     const Variant *v = variant_by_name(b->variant);
     Rules r = { b->turns, EP_CLASSIC };
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     if (b->fen) {
         if (setup_from_fen_rules(&s, v, &r, b->fen, err, sizeof err) != 0)
             return run_error(EXIT_FAILED, "bench position '%s' is invalid: %s", b->fen, err);
@@ -121,7 +115,7 @@ int bench_command(int argc, char **argv)
 
     EvalParams params;
     eval_defaults(&params);
-    char err[512];
+    char err[ERRMSG_LEN];
     if (eval_file && eval_config_read(eval_file, &params, err, sizeof err) != 0)
         return cli_error("%s", err);
     Engine *engine = engine_new(BENCH_HASH_MB, &params, err, sizeof err);
@@ -129,7 +123,7 @@ int bench_command(int argc, char **argv)
         return run_error(EXIT_FAILED, "out of memory");
 
     uint64_t total = 0;
-    int64_t start = now_ms();
+    int64_t start = monotonic_ms();
     int status = EXIT_OK;
     size_t count = sizeof positions / sizeof *positions;
     for (size_t i = 0; i < count && status == 0; i++) {
@@ -146,18 +140,18 @@ int bench_command(int argc, char **argv)
         EngineGo go = { .limits = search_limits_none() };
         go.limits.depth = b->turns == TURNS_SINGLE ? (int)depth : (int)(depth + 2) / 3;
         EngineResult r;
-        int64_t t0 = now_ms();
+        int64_t t0 = monotonic_ms();
         if (engine_search(engine, &go, &r, err, sizeof err) != 0) {
             status = run_error(EXIT_FAILED, "%s", err);
             break;
         }
         fprintf(stderr, "%2zu/%zu %-10s %-20s depth %2d nodes %10" PRIu64 " %6" PRId64 " ms\n",
                 i + 1, count, b->variant, turn_rules_name(b->turns), go.limits.depth, r.final.nodes,
-                now_ms() - t0);
+                monotonic_ms() - t0);
         total += r.final.nodes;
     }
     if (status == EXIT_OK) {
-        int64_t ms = now_ms() - start;
+        int64_t ms = monotonic_ms() - start;
         printf("Total time (ms) : %" PRId64 "\n", ms);
         printf("Nodes searched  : %" PRIu64 "\n", total);
         printf("Nodes/second    : %" PRIu64 "\n", ms > 0 ? total * 1000 / (uint64_t)ms : total);

@@ -11,6 +11,7 @@
 
 #include "bisect_search.h"
 #include "cli_error.h"
+#include "errmsg.h"
 #include "number.h"
 #include "options.h"
 #include "oracle.h"
@@ -82,7 +83,7 @@ int bisect_command(int argc, char **argv)
     if (!depth_text)
         return cli_error("bisect needs --depth D");
     int depth;
-    char err[1024];
+    char err[ERRMSG_LEN];
     if (divide_parse_depth(depth_text, &depth, err, sizeof err) != 0)
         return cli_error("%s", err);
     if (depth == 0)

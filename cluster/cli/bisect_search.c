@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "move.h"
 
 void finding_free(Finding *f)
@@ -264,7 +265,7 @@ static void report_playing(Oracle *engine, FILE *out, const char *root, Finding 
                            const char *child_fen, int depth, uint64_t child_theirs)
 {
     Divide again = { 0 };
-    char err[1024], again_text[1100];
+    char err[ERRMSG_LEN], again_text[1100];
     if (oracle_ask(engine, s->fen, s->move, depth, err, sizeof err) == 0 &&
         oracle_answer(engine, &again, err, sizeof err) == 0)
         snprintf(again_text, sizeof again_text, "%" PRIu64, again.total);
@@ -390,14 +391,14 @@ int bisect_search(const BisectRules *b, Oracle *engine, const Position *root, in
     goto done;
 
 out_of_memory:
-    snprintf(err, errlen, "out of memory");
+    errmsg_set(err, errlen, "out of memory");
     status = BISECT_FAILED;
 done:
     if (out && fclose(out) != 0)
         report = NULL;
     f->report = report;
     if (status == BISECT_DIFFERENT && (!f->report || !f->ours || !f->theirs)) {
-        snprintf(err, errlen, "out of memory");
+        errmsg_set(err, errlen, "out of memory");
         status = BISECT_FAILED;
     }
     if (status == BISECT_FAILED)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli_error.h"
+#include "errmsg.h"
 #include "perft_config.h"
 #include "estimate.h"
 #include "ini_file.h"
@@ -35,7 +36,7 @@ int check_config_command(int argc, char **argv)
     if (argc != 2)
         return cli_error("check-config needs one configuration FILE (see carrera check-config "
                          "--help)");
-    char err[1024];
+    char err[ERRMSG_LEN];
     Ini ini;
     if (ini_file_read(argv[1], &ini, err, sizeof err) != 0)
         return cli_error("%s", err);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli_error.h"
+#include "errmsg.h"
 #include "number.h"
 #include "variant.h"
 
@@ -120,7 +121,7 @@ int options_position(const PositionArgs *a, const char *command, Setup *s, Rules
         cli_error("give only one of --startpos, --fen, --chess960 and --random");
         return -1;
     }
-    char err[256];
+    char err[ERRMSG_LEN];
     if (a->startpos) {
         setup_start(s, v);
     } else if (a->fen) {

@@ -11,6 +11,7 @@
 #include "number.h"
 #include "perft_run.h"
 #include "divide.h"
+#include "errmsg.h"
 #include "estimate.h"
 #include "options.h"
 #include "perft_command.h"
@@ -209,7 +210,7 @@ int perft_command(int argc, char **argv)
     if (!depth_text)
         return cli_error("perft needs --depth D");
     int depth;
-    char err[256];
+    char err[ERRMSG_LEN];
     if (divide_parse_depth(depth_text, &depth, err, sizeof err) != 0)
         return cli_error("%s", err);
     PerftUnit unit = UNIT_TURN;
@@ -231,7 +232,7 @@ int perft_command(int argc, char **argv)
                              "%d",
                              hash, PERFT_MAX_HASH_MB);
         run.hash_bytes = (size_t)value << 20;
-        char why[256];
+        char why[ERRMSG_LEN];
         if (estimate_check_memory(run.hash_bytes, "--hash would", why, sizeof why) != 0)
             return cli_error("%s", why);
     }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli_error.h"
+#include "errmsg.h"
 #include "tune_file.h"
 #include "ini_file.h"
 #include "match_command.h"
@@ -24,7 +25,7 @@
 static int regression_over_files(const char *path, const char *out, bool *handled)
 {
     *handled = false;
-    char err[1024];
+    char err[ERRMSG_LEN];
     Ini ini;
     if (ini_file_read(path, &ini, err, sizeof err) != 0)
         return cli_error("%s", err);

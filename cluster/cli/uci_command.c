@@ -3,6 +3,7 @@
 #include "uci_command.h"
 
 #include "cli_error.h"
+#include "errmsg.h"
 #include "eval.h"
 #include "eval_config.h"
 #include "options.h"
@@ -47,7 +48,7 @@ int uci_command(int argc, char **argv)
         return EXIT_USAGE;
     EvalParams params;
     eval_defaults(&params);
-    char err[512];
+    char err[ERRMSG_LEN];
     if (eval_file && eval_config_read(eval_file, &params, err, sizeof err) != 0)
         return cli_error("%s", err);
     return uci_loop(stdin, stdout, &params);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli_error.h"
+#include "errmsg.h"
 #include "number.h"
 #include "options.h"
 #include "oracle.h"
@@ -76,7 +77,7 @@ typedef struct Verify {
     size_t next, done, todo, differ, failed;
     Journal journal;
     bool journaling;
-    char journal_err[1024]; /* the journal could not be written: the run stops */
+    char journal_err[ERRMSG_LEN]; /* the journal could not be written: the run stops */
     Progress progress;
 } Verify;
 
@@ -113,7 +114,7 @@ static void *worker(void *arg)
         if (stop)
             break;
         Outcome o = { .done = true, .status = OUTCOME_ENGINE_FAILED };
-        char err[1024];
+        char err[ERRMSG_LEN];
         if (!running && oracle_start(&e, &v->engine, err, sizeof err) != 0) {
             o.message = strdup(err);
         } else {
@@ -237,7 +238,7 @@ static int setup_run(const Args *a, Verify *v, VerifyPositions *ps, long *jobs)
         return cli_error("give --depth or --nodes, not both");
     int depth = 0;
     long nodes = DEFAULT_NODES, seed = 1, n_random = 0, timeout_s = DEFAULT_TIMEOUT_S;
-    char err[1024];
+    char err[ERRMSG_LEN];
     if (a->depth && divide_parse_depth(a->depth, &depth, err, sizeof err) != 0)
         return cli_error("%s", err);
     if (a->depth && depth == 0)
@@ -373,7 +374,7 @@ int verify_command(int argc, char **argv)
         return status;
     }
     v.outcomes = calloc(ps.n, sizeof *v.outcomes);
-    char err[1024], described[4096];
+    char err[ERRMSG_LEN], described[4096];
     if (!v.outcomes) {
         sources_free(&ps);
         return run_error(EXIT_FAILED, "out of memory");

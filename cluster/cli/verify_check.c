@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "position.h"
 #include "turn.h"
 
@@ -65,7 +66,7 @@ void verify_check(const CheckPlan *plan, Oracle *engine, const VerifyPosition *v
     out->depth = plan->depth > 0 ? plan->depth : budget_depth(plan, &p, vp, &nodes);
     /* A suite's counts are Carrera's before they are anyone's test: every one given up to the
      * depth checked is counted (a budget's depth may have taken them on trust). */
-    char err[1024];
+    char err[ERRMSG_LEN];
     for (int d = 1; d <= out->depth && d <= vp->given_max; d++) {
         if (!vp->given[d])
             continue;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "move.h"
 #include "position.h"
 
@@ -134,7 +135,7 @@ void group_key(const BisectRules *b, const Finding *f, char key[GROUP_KEY_MAX])
 {
     key[0] = '\0';
     Setup s;
-    char why[256];
+    char why[ERRMSG_LEN];
     if (setup_from_fen_rules(&s, b->variant, &b->rules, f->fen, why, sizeof why) != 0) {
         snprintf(key, GROUP_KEY_MAX, "unreadable position");
         return;

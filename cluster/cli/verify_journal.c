@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "exit_status.h"
+#include "errmsg.h"
 
 #define MAGIC    "carrera verify journal 1"
 #define N_FIELDS 14
@@ -112,7 +113,7 @@ static int read_journal(int fd, const char *path, const char *options, const Ver
     *fresh = false;
     FILE *in = fdopen(dup(fd), "r");
     if (!in) {
-        snprintf(err, errlen, "cannot read the journal '%s': %s", path, strerror(errno));
+        errmsg_set(err, errlen, "cannot read the journal '%s': %s", path, strerror(errno));
         return EXIT_FAILED;
     }
     char *line = NULL;
@@ -126,25 +127,25 @@ static int read_journal(int fd, const char *path, const char *options, const Ver
             break; /* cut short by a kill: dropped */
         line[len - 1] = '\0';
         if (number == 1 && strcmp(line, MAGIC) != 0) {
-            snprintf(err, errlen, "'%s' is not a journal of carrera verify", path);
+            errmsg_set(err, errlen, "'%s' is not a journal of carrera verify", path);
             rc = EXIT_USAGE;
         } else if (number == 2) {
             char want[4096];
             unescape(line);
             if (strncmp(line, "options\t", 8) != 0 || strcmp(line + 8, options) != 0) {
                 snprintf(want, sizeof want, "%s", options);
-                snprintf(err, errlen,
-                         "the journal '%s' belongs to another run: it was written for '%.900s', "
-                         "this run is '%.900s' (give the same options, or another file)",
-                         path, strncmp(line, "options\t", 8) == 0 ? line + 8 : line, want);
+                errmsg_set(err, errlen,
+                           "the journal '%s' belongs to another run: it was written for '%.900s', "
+                           "this run is '%.900s' (give the same options, or another file)",
+                           path, strncmp(line, "options\t", 8) == 0 ? line + 8 : line, want);
                 rc = EXIT_USAGE;
             }
         } else if (number > 2) {
             if (!read_record(line, ps, outcomes)) {
-                snprintf(err, errlen,
-                         "the journal '%s' is damaged at line %zu (or its positions are not "
-                         "this run's)",
-                         path, number);
+                errmsg_set(err, errlen,
+                           "the journal '%s' is damaged at line %zu (or its positions are not "
+                           "this run's)",
+                           path, number);
                 rc = EXIT_USAGE;
             }
             *resumed += rc == 0;
@@ -160,7 +161,7 @@ static int read_journal(int fd, const char *path, const char *options, const Ver
         good = 0;
     }
     if (rc == 0 && ftruncate(fd, good) != 0) {
-        snprintf(err, errlen, "cannot write the journal '%s': %s", path, strerror(errno));
+        errmsg_set(err, errlen, "cannot write the journal '%s': %s", path, strerror(errno));
         rc = EXIT_FAILED;
     }
     return rc;
@@ -186,7 +187,7 @@ int journal_open(Journal *j, const char *path, const char *options, const Verify
     *resumed = 0;
     j->fd = open(path, O_RDWR | O_CREAT | O_APPEND, 0644);
     if (j->fd < 0) {
-        snprintf(err, errlen, "cannot open the journal '%s': %s", path, strerror(errno));
+        errmsg_set(err, errlen, "cannot open the journal '%s': %s", path, strerror(errno));
         return EXIT_FAILED;
     }
     bool fresh;
@@ -206,7 +207,7 @@ int journal_open(Journal *j, const char *path, const char *options, const Verify
         fputc('\n', out);
     }
     if (!out || fclose(out) != 0 || write_all(j->fd, head, len) != 0) {
-        snprintf(err, errlen, "cannot write the journal '%s': %s", path, strerror(errno));
+        errmsg_set(err, errlen, "cannot write the journal '%s': %s", path, strerror(errno));
         free(head);
         journal_close(j);
         return EXIT_FAILED;
@@ -221,10 +222,8 @@ int journal_append(Journal *j, size_t index, const VerifyPosition *p, const Outc
     char *line = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&line, &len);
-    if (!out) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
+    if (!out)
+        return errmsg_fail(err, errlen, "out of memory");
     const Finding *x = &o->finding;
     fprintf(out, "%zu\t%s\t%d\t%" PRIu64 "\t", index, status_names[o->status], o->depth, o->nodes);
     const char *texts[] = { p->fen, kind_names[x->kind], o->group, x->path, x->fen };
@@ -240,7 +239,7 @@ int journal_append(Journal *j, size_t index, const VerifyPosition *p, const Outc
     }
     int rc = fclose(out) == 0 ? write_all(j->fd, line, len) : -1;
     if (rc != 0)
-        snprintf(err, errlen, "cannot write the journal: %s", strerror(errno));
+        errmsg_set(err, errlen, "cannot write the journal: %s", strerror(errno));
     free(line);
     return rc;
 }

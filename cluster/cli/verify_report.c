@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "svg_plot.h"
 
 typedef struct Tally {
@@ -94,10 +95,8 @@ void report_text(FILE *out, const VerifyRun *r)
 
 static int finish(FILE *out, const char *path, char *err, size_t errlen)
 {
-    if (ferror(out) | (fclose(out) != 0)) {
-        snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-        return -1;
-    }
+    if (ferror(out) | (fclose(out) != 0))
+        return errmsg_fail(err, errlen, "cannot write '%s': %s", path, strerror(errno));
     return 0;
 }
 
@@ -105,7 +104,7 @@ static FILE *create(const char *path, char *err, size_t errlen)
 {
     FILE *out = fopen(path, "w");
     if (!out)
-        snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+        errmsg_set(err, errlen, "cannot write '%s': %s", path, strerror(errno));
     return out;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "divide.h"
+#include "errmsg.h"
 #include "random_position.h"
 #include "rng.h"
 
@@ -21,10 +22,8 @@ static int new_source(VerifyPositions *ps, const char *label, char *err, size_t 
 {
     char(*grown)[SOURCE_LABEL_MAX] =
         realloc(ps->labels, (size_t)(ps->n_sources + 1) * sizeof *grown);
-    if (!grown) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
+    if (!grown)
+        return errmsg_fail(err, errlen, "out of memory");
     ps->labels = grown;
     snprintf(ps->labels[ps->n_sources], SOURCE_LABEL_MAX, "%s", label);
     return ps->n_sources++;
@@ -37,7 +36,7 @@ static VerifyPosition *add(VerifyPositions *ps, const Setup *s, char *err, size_
         size_t cap = ps->cap ? ps->cap * 2 : 256;
         VerifyPosition *grown = realloc(ps->v, cap * sizeof *grown);
         if (!grown) {
-            snprintf(err, errlen, "out of memory");
+            errmsg_set(err, errlen, "out of memory");
             return NULL;
         }
         ps->v = grown;
@@ -72,14 +71,11 @@ static int suite_field(char *field, VerifyPosition *p, char *err, size_t errlen)
         uint64_t count;
         *space = '\0';
         if (divide_parse_depth(field + 1, &depth, err, errlen) != 0 || depth == 0 ||
-            depth > SUITE_MAX_DEPTH) {
-            snprintf(err, errlen, "bad depth 'D%s' (D1 to D%d)", field + 1, SUITE_MAX_DEPTH);
-            return -1;
-        }
-        if (!divide_parse_count(space + 1, &count)) {
-            snprintf(err, errlen, "bad count '%s' for D%d", trim(space + 1), depth);
-            return -1;
-        }
+            depth > SUITE_MAX_DEPTH)
+            return errmsg_fail(err, errlen, "bad depth 'D%s' (D1 to D%d)", field + 1,
+                               SUITE_MAX_DEPTH);
+        if (!divide_parse_count(space + 1, &count))
+            return errmsg_fail(err, errlen, "bad count '%s' for D%d", trim(space + 1), depth);
         p->given[depth] = count;
         if (depth > p->given_max)
             p->given_max = depth;
@@ -117,10 +113,8 @@ int sources_add_suite(VerifyPositions *ps, const char *path, const Variant *v, c
                       char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "cannot read the suite '%s': %s", path, strerror(errno));
-        return -1;
-    }
+    if (!f)
+        return errmsg_fail(err, errlen, "cannot read the suite '%s': %s", path, strerror(errno));
     char label[SOURCE_LABEL_MAX];
     snprintf(label, sizeof label, "suite %s", path);
     if (new_source(ps, label, err, errlen) < 0) {
@@ -145,7 +139,7 @@ int sources_add_suite(VerifyPositions *ps, const char *path, const Variant *v, c
             *semi = '\0';
         Setup s;
         if (setup_from_fen_rules(&s, v, r, trim(text), why, sizeof why) != 0) {
-            snprintf(err, errlen, "%s:%d: not a position of %s: %s", path, number, v->name, why);
+            errmsg_set(err, errlen, "%s:%d: not a position of %s: %s", path, number, v->name, why);
             rc = -1;
             break;
         }
@@ -160,21 +154,21 @@ int sources_add_suite(VerifyPositions *ps, const char *path, const Variant *v, c
             if (semi)
                 *semi = '\0';
             if (suite_field(trim(field + 1), p, why, sizeof why) != 0) {
-                snprintf(err, errlen, "%s:%d: %s", path, number, why);
+                errmsg_set(err, errlen, "%s:%d: %s", path, number, why);
                 rc = -1;
             }
         }
     }
     free(line);
     if (rc == 0 && ferror(f)) {
-        snprintf(err, errlen, "cannot read the suite '%s': %s", path, strerror(errno));
+        errmsg_set(err, errlen, "cannot read the suite '%s': %s", path, strerror(errno));
         rc = -1;
     }
     fclose(f);
     if (rc == 0 && ps->n == before) {
-        snprintf(err, errlen,
-                 "the suite '%s' holds no positions of %s (%zu lines of other variants)", path,
-                 v->name, ps->skipped - skipped);
+        errmsg_set(err, errlen,
+                   "the suite '%s' holds no positions of %s (%zu lines of other variants)", path,
+                   v->name, ps->skipped - skipped);
         rc = -1;
     }
     return rc;
@@ -201,10 +195,8 @@ int sources_add_random(VerifyPositions *ps, long n, uint64_t seed, const Variant
             setup_random(&start, v, s_i);
         else
             setup_start(&start, v);
-        if (!random_position(&start, r, s_i, &s)) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
+        if (!random_position(&start, r, s_i, &s))
+            return errmsg_fail(err, errlen, "out of memory");
         VerifyPosition *p = add(ps, &s, err, errlen);
         if (!p)
             return -1;

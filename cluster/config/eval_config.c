@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
+
 #define WHERE_LISTED "the evaluation parameters are listed by carrera uci"
 
 void eval_config_check(const Ini *ini, const char *section, EvalParams *p, IniCheck *c)
@@ -35,7 +37,7 @@ void eval_config_check(const Ini *ini, const char *section, EvalParams *p, IniCh
             continue;
         }
         *first = e->line;
-        char message[256];
+        char message[ERRMSG_LEN];
         if (eval_param_set(&changed, e->key, e->value, message, sizeof message) != 0)
             ini_fail(c, e->line, "%s", message);
     }

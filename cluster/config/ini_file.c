@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
+
 /* Larger than any configuration: a guard against being handed the wrong file. */
 #define INI_MAX_BYTES (1 << 20)
 
@@ -185,8 +187,7 @@ static int parse_owned(char *text, const char *name, Ini *ini, char *err, size_t
     if (!text || !ini->name || !r) {
         free(r);
         ini_file_free(ini);
-        snprintf(err, errlen, "%s: out of memory", name);
-        return -1;
+        return errmsg_fail(err, errlen, "%s: out of memory", name);
     }
     *r = (Reader){ .ini = ini, .next = text };
     r->check = (IniCheck){ .name = name, .err = r->message, .errlen = sizeof r->message };
@@ -202,8 +203,7 @@ static int parse_owned(char *text, const char *name, Ini *ini, char *err, size_t
     free(r);
     if (!ok) {
         ini_file_free(ini);
-        snprintf(err, errlen, "%s: out of memory while reading", name);
-        return -1;
+        return errmsg_fail(err, errlen, "%s: out of memory while reading", name);
     }
     return 0;
 }
@@ -217,24 +217,22 @@ int ini_file_read(const char *path, Ini *ini, char *err, size_t errlen)
 {
     *ini = (Ini){ 0 };
     FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        return -1;
-    }
+    if (!f)
+        return errmsg_fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
     char *text = malloc(INI_MAX_BYTES + 1);
     size_t n = text ? fread(text, 1, INI_MAX_BYTES + 1, f) : 0;
     int failed = !text ? ENOMEM : ferror(f) ? errno : 0;
     fclose(f);
     if (failed) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(failed));
+        errmsg_set(err, errlen, "%s: cannot read: %s", path, strerror(failed));
     } else if (n > INI_MAX_BYTES) {
-        snprintf(err, errlen, "%s: larger than %d bytes: not a configuration file", path,
-                 INI_MAX_BYTES);
+        errmsg_set(err, errlen, "%s: larger than %d bytes: not a configuration file", path,
+                   INI_MAX_BYTES);
     } else {
         text[n] = '\0';
         if (strlen(text) == n)
             return parse_owned(text, path, ini, err, errlen);
-        snprintf(err, errlen, "%s: contains a NUL byte: not a configuration file", path);
+        errmsg_set(err, errlen, "%s: contains a NUL byte: not a configuration file", path);
     }
     free(text);
     return -1;
@@ -268,7 +266,7 @@ void ini_check_start(IniCheck *c, const Ini *ini, char *err, size_t errlen)
     if (errlen > 0)
         err[0] = '\0';
     if (ini->error) {
-        snprintf(err, errlen, "%s", ini->error);
+        errmsg_set(err, errlen, "%s", ini->error);
         c->failed = true;
         c->line = ini->error_line;
     }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "eval_config.h"
 #include "ini_file.h"
 #include "number.h"
@@ -358,7 +359,7 @@ static void check_whole(Reader *r, const Ini *ini)
             Setup s;
             setup_start(&s, c->variant);
             Rng rng = rng_new(1);
-            char why[256];
+            char why[ERRMSG_LEN];
             if (imbalance_apply(&c->imbalances[i], &s, BLACK, &rng, why, sizeof why) != 0)
                 ini_fail(&r->check, imbalances_line, "%s", why);
         }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "ini_file.h"
 #include "number.h"
 #include "variant.h"
@@ -221,7 +222,7 @@ static void check_whole(Parser *p, const Ini *ini)
         return;
     }
     const int line = p->key_line[KEY_POSITION];
-    char err[256];
+    char err[ERRMSG_LEN];
     switch (c->position) {
     case CONFIG_STARTPOS:
         setup_start(&c->setup, c->variant);

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "h5file.h"
 
 bool h5check_stored_as(hid_t d, hid_t mt)
@@ -132,12 +133,9 @@ static int wait_unlocked(const char *path, const H5CheckKind *kind, double lock_
                 "carrera: the %s %s is in use by another process (a job still ending?); waiting "
                 "up to %g s for it\n",
                 kind->name, path, lock_wait);
-    struct timespec start, now;
-    clock_gettime(CLOCK_MONOTONIC, &start);
+    const double start = monotonic_seconds();
     for (;;) {
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        double waited = (double)(now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) / 1e9;
-        if (waited >= lock_wait)
+        if (monotonic_seconds() - start >= lock_wait)
             return h5file_fail(err, errlen,
                                "the %s %s is in use by another process: a job still running or "
                                "still ending? (waited %g s for its lock)",

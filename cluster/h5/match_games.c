@@ -101,7 +101,7 @@ int match_games_sample(const char *const *paths, size_t n_paths, int skip_plies,
 void match_games_regress(Tuner *t, const char *const *paths, size_t n_paths, int skip_plies)
 {
     RegressionData d;
-    char why[512];
+    char why[ERRMSG_LEN];
     if (match_games_sample(paths, n_paths, skip_plies, &d, why, sizeof why) != 0) {
         tune_regress(t, NULL, skip_plies, why);
         return;

@@ -12,6 +12,7 @@
 #include <hdf5.h>
 #include <stdint.h>
 
+#include "errmsg.h"
 #include "game_record.h"
 #include "imbalance.h"
 #include "position.h"
@@ -83,7 +84,7 @@ typedef struct MatchMoves {
     uint64_t checked; /* the bytes whose chunks h5file_chunks_whole checked */
     char *text;       /* the text read last, NUL-terminated */
     size_t cap;
-    char why[160];
+    char why[ERRMSG_LEN];
 } MatchMoves;
 
 /* Opens /match/moves of file: -1 when it is missing or not a one-dimensional dataset of bytes. */

@@ -113,7 +113,7 @@ int match_tests_read(const char *path, MatchTestsFile *out, char *err, size_t er
     if (!out->configuration)
         rc = h5file_fail(err, errlen, "%s: the root has no configuration text", path);
     if (rc == 0) {
-        char why[512];
+        char why[ERRMSG_LEN];
         rc = match_visit_rows(&f, add_game, out, &out->dropped, why, sizeof why);
         if (rc != 0)
             errmsg_fail(err, errlen, "%s%s%s", strncmp(why, path, strlen(path)) ? path : "",

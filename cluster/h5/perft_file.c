@@ -21,18 +21,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "h5file.h"
 #include "perft_file_impl.h"
 #include "perft_rows.h"
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
 
 static int cmp_id(const void *a, const void *b)
 {
@@ -141,7 +134,7 @@ int perft_file_flush(PerftFile *h, char *err, size_t errlen)
 
 int perft_file_flush_if_due(PerftFile *h, char *err, size_t errlen)
 {
-    if (!h->dirty || now_seconds() - h->dirty_since < h->interval)
+    if (!h->dirty || monotonic_seconds() - h->dirty_since < h->interval)
         return 0;
     return perft_file_flush(h, err, errlen);
 }
@@ -376,7 +369,7 @@ int perft_file_record_unit(PerftFile *h, const WorkUnit *u, char *err, size_t er
     h->nodes[row] = u->nodes;
     if (!h->dirty) {
         h->dirty = true;
-        h->dirty_since = now_seconds();
+        h->dirty_since = monotonic_seconds();
     }
     return perft_file_flush_if_due(h, err, errlen);
 }

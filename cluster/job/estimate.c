@@ -6,9 +6,10 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+#include "errmsg.h"
 #include "perft.h"
 #include "turn.h"
 
@@ -28,21 +29,14 @@
 #define REPLICA_SECONDS_MIN 0.25
 #define REPLICA_RUNS_MAX    64
 
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 void estimate_perft(const Position *p, const Rules *r, int depth, int count_to, PerftEstimate *out)
 {
     *out = (PerftEstimate){ .exact = 1, .per_ply = 1, .nodes = 1, .rate = 1e8 };
     double before = 1, spent = 0, counted = 0;
     for (int d = 1; d <= count_to; d++) {
-        double t0 = seconds_now();
+        double t0 = monotonic_seconds();
         double n = (double)perft_turns(p, r, d);
-        spent += seconds_now() - t0;
+        spent += monotonic_seconds() - t0;
         counted += n;
         out->exact_depth = d;
         out->exact = n;
@@ -124,9 +118,8 @@ int estimate_check_memory(size_t bytes, const char *what, char *err, size_t errl
     size_t have = estimate_memory_bytes();
     if (have == 0 || bytes <= have)
         return 0;
-    snprintf(err, errlen, "%s need %zu MB, more than this machine's memory (%zu MB)", what,
-             bytes >> 20, have >> 20);
-    return -1;
+    return errmsg_fail(err, errlen, "%s need %zu MB, more than this machine's memory (%zu MB)",
+                       what, bytes >> 20, have >> 20);
 }
 
 /* The line for an estimate already made. */

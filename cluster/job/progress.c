@@ -7,20 +7,14 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "clock.h"
 
 void progress_start(Progress *p, const char *what, bool quiet)
 {
     *p = (Progress){ .what = what, .quiet = quiet, .tty = isatty(STDERR_FILENO) };
-    p->start = p->last = now();
+    p->start = p->last = monotonic_seconds();
     p->samples[0] = (ProgressSample){ p->start, 0, 0 };
     p->n_samples = 1;
 }
@@ -52,7 +46,7 @@ double progress_due_work(Progress *p, double done, double total, uint64_t items,
 {
     if (p->quiet)
         return 0;
-    const double t = now(), elapsed = t - p->start;
+    const double t = monotonic_seconds(), elapsed = t - p->start;
     const ProgressSample old = sample(p, t, done, items);
     if (elapsed < 2.0 || (!last && t - p->last < (p->tty ? 0.5 : 10.0)))
         return 0;

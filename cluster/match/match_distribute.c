@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "errmsg.h"
 #include "farm.h"
 #include "match_wire.h"
 #include "player.h"
@@ -75,7 +76,7 @@ static int take_result(void *ctx, int rank, const void *data, size_t len, char *
     (void)err;
     (void)errlen;
     WireMessage *m = malloc(sizeof *m);
-    char why[1024], message[1100];
+    char why[ERRMSG_LEN], message[1100];
     if (!m) {
         stage_runner_fail(d->run, "out of memory");
     } else if (wire_decode(data, len, &d->run->openings, m, why, sizeof why) != 0) {
@@ -100,7 +101,7 @@ static void *play_task(void *ctx, int slot, const void *data, size_t len, size_t
     WireMessage *m = malloc(sizeof *m);
     if (!m)
         return NULL;
-    char err[1024];
+    char err[ERRMSG_LEN];
     unsigned char *out = NULL;
     Player **mine = d->players[slot];
     if (wire_decode(data, len, o, m, err, sizeof err) != 0 || m->kind != WIRE_TASK) {
@@ -135,8 +136,7 @@ int match_distribute_run(StageRunner *run, FarmStats *stats, char *err, size_t e
     if (!d || !players) {
         free(d);
         free(players);
-        snprintf(err, errlen, "out of memory");
-        return -1;
+        return errmsg_fail(err, errlen, "out of memory");
     }
     *d = (Distribution){ run, players };
     const FarmJob job = { .ctx = d,

@@ -16,7 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "comm.h"
+#include "errmsg.h"
 #include "estimate.h"
 #include "match_config.h"
 #include "match_distribute.h"
@@ -111,14 +113,14 @@ static FILE *reopen_pgn(const char *path, const MatchFileDone *done, char *err, 
             fwrite(buf, 1, got, mem);
         fclose(old);
         if (!mem || fclose(mem) != 0) {
-            snprintf(err, errlen, "cannot read the PGN file %.900s", path);
+            errmsg_set(err, errlen, "cannot read the PGN file %.900s", path);
             return NULL;
         }
     }
     FILE *f = fopen(path, "w");
     if (!f) {
         free(text);
-        snprintf(err, errlen, "cannot write the PGN file %.900s", path);
+        errmsg_set(err, errlen, "cannot write the PGN file %.900s", path);
         return NULL;
     }
     for (char *game = text ? strstr(text, "[Event ") : NULL; game;) {
@@ -134,7 +136,7 @@ static FILE *reopen_pgn(const char *path, const MatchFileDone *done, char *err, 
     free(text);
     if (fflush(f) != 0) {
         fclose(f);
-        snprintf(err, errlen, "cannot write the PGN file %.900s", path);
+        errmsg_set(err, errlen, "cannot write the PGN file %.900s", path);
         return NULL;
     }
     return f;
@@ -171,11 +173,11 @@ static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *pro
             /* the tuner's state is rebuilt stage by stage, as the pairs came in */
             if (run->tuner->finished ||
                 d->pair / cfg->pairs_per_stage != (uint64_t)run->tuner->stage) {
-                snprintf(err, errlen,
-                         "%.900s holds pair %" PRIu64 " of iteration %" PRIu64
-                         " although iteration %d is not complete: not a checkpoint of this run",
-                         cfg->output, d->pair + 1, d->pair / cfg->pairs_per_stage + 1,
-                         run->tuner->stage + 1);
+                errmsg_set(err, errlen,
+                           "%.900s holds pair %" PRIu64 " of iteration %" PRIu64
+                           " although iteration %d is not complete: not a checkpoint of this run",
+                           cfg->output, d->pair + 1, d->pair / cfg->pairs_per_stage + 1,
+                           run->tuner->stage + 1);
                 return EXIT_USAGE;
             }
             if (tuner_add_pair(run->tuner, d->pair, d->score))
@@ -187,10 +189,10 @@ static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *pro
         run->pgn = reopen_pgn(cfg->pgn, &run->done, err, errlen);
     } else if (access(cfg->output, F_OK) == 0) {
         /* what the command asked for, not what the disk allows: as perft's output */
-        snprintf(err, errlen,
-                 "%.900s already exists: add --resume to continue that match, or choose another "
-                 "output",
-                 cfg->output);
+        errmsg_set(err, errlen,
+                   "%.900s already exists: add --resume to continue that match, or choose another "
+                   "output",
+                   cfg->output);
         return EXIT_USAGE;
     } else {
         run->h5 = match_file_create(cfg->output, &info, err, errlen);
@@ -198,8 +200,8 @@ static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *pro
             return EXIT_FAILED;
         run->pgn = fopen(cfg->pgn, "w");
         if (!run->pgn) {
-            snprintf(err, errlen, "cannot write the PGN file %.800s: %s", cfg->pgn,
-                     strerror(errno));
+            errmsg_set(err, errlen, "cannot write the PGN file %.800s: %s", cfg->pgn,
+                       strerror(errno));
             /* the result file made just now holds nothing: the corrected command starts
              * afresh instead of being told to resume */
             char ignored[256];
@@ -219,7 +221,7 @@ static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *pro
  * farm's figures (on rank 0). */
 static FarmStats distribute(StageRunner *run)
 {
-    char err[1024];
+    char err[ERRMSG_LEN];
     FarmStats fs = { 0 };
     if (match_distribute_run(run, &fs, err, sizeof err) != 0)
         comm_abort(run_error(EXIT_FAILED, "rank %d: %s", comm_rank(), err));
@@ -228,7 +230,7 @@ static FarmStats distribute(StageRunner *run)
 
 int match_run(const MatchRequest *r)
 {
-    char err[1024] = "";
+    char err[ERRMSG_LEN] = "";
     if (comm_init(NULL, NULL, err, sizeof err) != 0)
         return run_error(EXIT_FAILED, "%s", err);
 
@@ -304,10 +306,9 @@ int match_run(const MatchRequest *r)
         uint64_t left = run->n_pairs - run->tally.pairs_done;
         if ((uint64_t)run->threads > left)
             run->threads = left > 0 ? (int)left : 1;
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
+        const double start = monotonic_seconds();
         const FarmStats fs = distribute(run);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
+        const double seconds = monotonic_seconds() - start;
         progress_finish(&run->progress);
         /* what coordinating the pairs cost rank 0: what bounds the ranks one coordinator serves */
         if (!r->quiet && fs.tasks)
@@ -320,14 +321,14 @@ int match_run(const MatchRequest *r)
         run->pgn = NULL;
         /* a tune run's regression reads the games back from the result file */
         if (run->tuner && !run->error[0] && cfg.tune.method != TUNE_SPSA) {
-            char h5err[1024];
+            char h5err[ERRMSG_LEN];
             if (match_file_flush(run->h5, h5err, sizeof h5err) != 0)
                 snprintf(run->error, sizeof run->error, "%.500s: %.500s", cfg.output, h5err);
             else
                 match_games_regress(run->tuner, (const char *const[]){ cfg.output }, 1,
                                     cfg.tune.skip_plies);
         }
-        char h5err[1024];
+        char h5err[ERRMSG_LEN];
         MatchFileSummary summary = { .sprt = cfg.sprt ? &run->sprt : NULL,
                                      .end_time = NULL,
                                      .tune = run->tuner,
@@ -340,8 +341,7 @@ int match_run(const MatchRequest *r)
         run->h5 = NULL;
         if (closed != 0 && !run->error[0])
             snprintf(run->error, sizeof run->error, "%.500s: %.500s", cfg.output, h5err);
-        print_summary(run,
-                      (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+        print_summary(run, seconds);
         if (run->tuner && !run->error[0]) {
             tuner_print(stdout, run->tuner);
             if (!tuner_ok(run->tuner))

@@ -3,9 +3,10 @@
  * buffer, read back with bounds checks. */
 #include "match_wire.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "errmsg.h"
 
 typedef struct Buf {
     unsigned char *data;
@@ -182,15 +183,11 @@ static int read_game(Reader *r, const Position *start, const Rules *rules, bool 
         g->seconds[c] = get_f64(r);
     }
     uint32_t n = get_u32(r);
-    if (r->bad || ending >= END_NB || g->result < -1 || g->result > 1) {
-        snprintf(err, errlen, "a malformed game in a worker's result");
-        return -1;
-    }
+    if (r->bad || ending >= END_NB || g->result < -1 || g->result > 1)
+        return errmsg_fail(err, errlen, "a malformed game in a worker's result");
     g->ending = (GameEnding)ending;
-    if (!game_init(&g->game, start, rules, castle960)) {
-        snprintf(err, errlen, "out of memory reading a worker's result");
-        return -1;
-    }
+    if (!game_init(&g->game, start, rules, castle960))
+        return errmsg_fail(err, errlen, "out of memory reading a worker's result");
     for (uint32_t i = 0; i < n; i++) {
         Turn t;
         t.n = get_u8(r);
@@ -198,8 +195,8 @@ static int read_game(Reader *r, const Position *start, const Rules *rules, bool 
         t.m[1] = get_u32(r);
         if (r->bad || (t.n != 1 && t.n != 2) || !game_play(&g->game, &t)) {
             game_free(&g->game);
-            snprintf(err, errlen, "a worker's result holds an illegal turn (turn %u)", i + 1);
-            return -1;
+            return errmsg_fail(err, errlen, "a worker's result holds an illegal turn (turn %u)",
+                               i + 1);
         }
     }
     game_record_count_material(g);
@@ -253,8 +250,8 @@ int wire_decode(const unsigned char *data, size_t len, const Openings *o, WireMe
             game_record_free(&out->games[0]);
             game_record_free(&out->games[1]);
         }
-        snprintf(err, errlen, "a malformed message (kind %d, %zu bytes)", (int)out->kind, len);
-        return -1;
+        return errmsg_fail(err, errlen, "a malformed message (kind %d, %zu bytes)", (int)out->kind,
+                           len);
     }
     return 0;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "game.h"
 #include "rng.h"
 #include "turn.h"
@@ -54,10 +55,8 @@ int openings_load(Openings *o, const MatchConfig *c, char *err, size_t errlen)
     if (c->openings != OPENINGS_FILE)
         return 0;
     FILE *f = fopen(c->openings_file, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open the opening file", c->openings_file);
-        return -1;
-    }
+    if (!f)
+        return errmsg_fail(err, errlen, "%s: cannot open the opening file", c->openings_file);
     char *line = NULL;
     size_t cap = 0, lines_cap = 0;
     int number = 0, status = 0;
@@ -71,8 +70,8 @@ int openings_load(Openings *o, const MatchConfig *c, char *err, size_t errlen)
         fen_of_line(t, fen, sizeof fen);
         Setup s;
         if (setup_from_fen_rules(&s, c->variant, &c->rules, fen, why, sizeof why) != 0) {
-            snprintf(err, errlen, "%s:%d: not a %s position: %s", c->openings_file, number,
-                     c->variant->name, why);
+            errmsg_set(err, errlen, "%s:%d: not a %s position: %s", c->openings_file, number,
+                       c->variant->name, why);
             status = -1;
             break;
         }
@@ -80,7 +79,7 @@ int openings_load(Openings *o, const MatchConfig *c, char *err, size_t errlen)
             size_t grown = lines_cap ? 2 * lines_cap : 64;
             Setup *v = realloc(o->lines, grown * sizeof *v);
             if (!v) {
-                snprintf(err, errlen, "%s: out of memory", c->openings_file);
+                errmsg_set(err, errlen, "%s: out of memory", c->openings_file);
                 status = -1;
                 break;
             }
@@ -92,7 +91,7 @@ int openings_load(Openings *o, const MatchConfig *c, char *err, size_t errlen)
     free(line);
     fclose(f);
     if (status == 0 && o->n_lines == 0) {
-        snprintf(err, errlen, "%s: no positions in the opening file", c->openings_file);
+        errmsg_set(err, errlen, "%s: no positions in the opening file", c->openings_file);
         status = -1;
     }
     if (status != 0)
@@ -149,7 +148,7 @@ int openings_position(const Openings *o, uint64_t pair, int game, Position *out,
         game_free(&g);
     }
     turn_list_free(&list);
-    snprintf(err, errlen, "no opening for pair %llu: its random turns end the game every time",
-             (unsigned long long)pair);
-    return -1;
+    return errmsg_fail(err, errlen,
+                       "no opening for pair %llu: its random turns end the game every time",
+                       (unsigned long long)pair);
 }

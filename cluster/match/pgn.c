@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "movetext.h"
 #include "setup.h"
 
@@ -51,10 +52,8 @@ int pgn_write(FILE *out, const PgnGame *g, char *err, size_t errlen)
     const Game *game = &r->game;
     size_t cap = RECORD_TEXT_MAX(game->n_turns) + 256;
     char *moves = malloc(cap);
-    if (!moves) {
-        snprintf(err, errlen, "out of memory writing a game");
-        return -1;
-    }
+    if (!moves)
+        return errmsg_fail(err, errlen, "out of memory writing a game");
     if (!notation_game_to_text(&game->start, &game->rules, game->turns, game->n_turns, moves, cap,
                                err, errlen)) {
         free(moves);
@@ -93,9 +92,7 @@ int pgn_write(FILE *out, const PgnGame *g, char *err, size_t errlen)
     wrap(out, moves);
     fputc('\n', out);
     free(moves);
-    if (ferror(out)) {
-        snprintf(err, errlen, "cannot write the PGN file");
-        return -1;
-    }
+    if (ferror(out))
+        return errmsg_fail(err, errlen, "cannot write the PGN file");
     return 0;
 }

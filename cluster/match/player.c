@@ -2,17 +2,16 @@
 /* The players of a match (player.h): Carrera's engine session (engine.h) in this process, or an
  * external UCI engine through the UCI client (uci_client.c), whose every answer is checked against
  * the position's legal turns. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
-
 #include "player.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "engine.h"
+#include "errmsg.h"
 #include "setup.h"
 #include "uci_client.h"
 
@@ -35,21 +34,12 @@ struct Player {
     bool engine_up; /* started and set up; false after a fault until the next game */
 };
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* Starts the external engine and sets it up for the game's rules and the player's options. */
 static int start_engine(Player *p, char *err, size_t errlen)
 {
-    char why[512];
-    if (uci_client_start(&p->engine, p->cfg.command, HANDSHAKE_MS, why, sizeof why) != 0) {
-        snprintf(err, errlen, "player %s: %s", p->cfg.name, why);
-        return -1;
-    }
+    char why[ERRMSG_LEN];
+    if (uci_client_start(&p->engine, p->cfg.command, HANDSHAKE_MS, why, sizeof why) != 0)
+        return errmsg_fail(err, errlen, "player %s: %s", p->cfg.name, why);
     UciClientSetup setup = { .uci_variant = p->variant->name,
                              .chess960 = p->castle960 && !p->variant->castle960,
                              .turn_rules = turn_rules_name(p->rules.turns),
@@ -70,8 +60,7 @@ static int start_engine(Player *p, char *err, size_t errlen)
     if (uci_client_setup(&p->engine, &setup, why, sizeof why) != 0 ||
         uci_client_set_options(&p->engine, names, values, n, why, sizeof why) != 0) {
         uci_client_stop(&p->engine);
-        snprintf(err, errlen, "player %s: %s", p->cfg.name, why);
-        return -1;
+        return errmsg_fail(err, errlen, "player %s: %s", p->cfg.name, why);
     }
     p->engine_up = true;
     return 0;
@@ -82,7 +71,7 @@ Player *player_new(const PlayerConfig *c, const Variant *v, const Rules *r, bool
 {
     Player *p = calloc(1, sizeof *p);
     if (!p) {
-        snprintf(err, errlen, "out of memory for player %s", c->name);
+        errmsg_set(err, errlen, "out of memory for player %s", c->name);
         return NULL;
     }
     p->cfg = *c;
@@ -90,12 +79,12 @@ Player *player_new(const PlayerConfig *c, const Variant *v, const Rules *r, bool
     p->rules = *r;
     p->castle960 = castle960;
     if (c->kind == PLAYER_CARRERA) {
-        char why[256];
+        char why[ERRMSG_LEN];
         size_t hash_mb = c->hash_mb > 0 ? (size_t)c->hash_mb : ENGINE_HASH_DEFAULT_MB;
         p->session = engine_new(hash_mb, &c->eval, why, sizeof why);
         if (!p->session) {
             player_free(p);
-            snprintf(err, errlen, "out of memory for player %s", c->name);
+            errmsg_set(err, errlen, "out of memory for player %s", c->name);
             return NULL;
         }
         return p;
@@ -125,7 +114,7 @@ void player_set_eval(Player *p, const EvalParams *e)
         return;
     p->cfg.eval = *e;
     /* the session is this player's alone and never searching here: these cannot fail */
-    char why[256];
+    char why[ERRMSG_LEN];
     engine_set_eval(p->session, e, why, sizeof why);
     engine_clear_hash(p->session, why, sizeof why); /* scores of the old evaluation */
 }
@@ -135,25 +124,21 @@ void player_set_nodes(Player *p, uint64_t nodes) { p->cfg.limits.nodes = nodes; 
 int player_new_game(Player *p, char *err, size_t errlen)
 {
     if (p->cfg.kind == PLAYER_CARRERA) {
-        char why[256];
-        if (engine_clear_hash(p->session, why, sizeof why) != 0) {
-            snprintf(err, errlen, "player %s: %s", p->cfg.name, why);
-            return -1;
-        }
+        char why[ERRMSG_LEN];
+        if (engine_clear_hash(p->session, why, sizeof why) != 0)
+            return errmsg_fail(err, errlen, "player %s: %s", p->cfg.name, why);
         return 0;
     }
     if (!p->engine_up && start_engine(p, err, errlen) != 0)
         return -1;
-    char why[512];
+    char why[ERRMSG_LEN];
     if (uci_client_new_game(&p->engine, why, sizeof why) != 0) {
         /* one restart: an engine may have died between games */
         uci_client_stop(&p->engine);
         p->engine_up = false;
         if (start_engine(p, err, errlen) != 0 ||
-            uci_client_new_game(&p->engine, why, sizeof why) != 0) {
-            snprintf(err, errlen, "player %s: %s", p->cfg.name, why);
-            return -1;
-        }
+            uci_client_new_game(&p->engine, why, sizeof why) != 0)
+            return errmsg_fail(err, errlen, "player %s: %s", p->cfg.name, why);
     }
     return 0;
 }
@@ -309,9 +294,9 @@ static int think_uci(Player *p, const Game *g, const int64_t clock_ms[2], Player
 int player_think(Player *p, const Game *g, const int64_t clock_ms[2], PlayerMove *out)
 {
     *out = (PlayerMove){ .fault = FAULT_NONE };
-    double start = now_seconds();
+    double start = monotonic_seconds();
     int rc = p->cfg.kind == PLAYER_CARRERA ? think_carrera(p, g, clock_ms, out)
                                            : think_uci(p, g, clock_ms, out);
-    out->seconds = now_seconds() - start;
+    out->seconds = monotonic_seconds() - start;
     return rc;
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "errmsg.h"
 #include "game.h"
 #include "player_config.h"
 #include "search.h"
@@ -31,7 +32,7 @@ typedef struct PlayerMove {
     uint64_t nodes; /* searched for this turn (0 when the engine did not say) */
     double seconds; /* wall time the player took */
     PlayerFault fault;
-    char why[256]; /* the fault's details: the engine's exit status, the bad text, ... */
+    char why[ERRMSG_LEN]; /* the fault's details: the engine's exit status, the bad text, ... */
 } PlayerMove;
 
 typedef struct Player Player;

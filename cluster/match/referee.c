@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
+
 static GameEnding ending_of(Termination t)
 {
     switch (t) {
@@ -40,13 +42,14 @@ static GameEnding ending_of_fault(PlayerFault f)
     }
 }
 
-/* The side at fault loses. */
+/* The side at fault loses. The detail is a fixed-size column of the result file: a longer why
+ * is cut to it. */
 static void lose(GameRecord *out, int side, GameEnding e, const char *why)
 {
     out->result = side == WHITE ? -1 : 1;
     out->ending = e;
     out->loser_fault = side;
-    snprintf(out->detail, sizeof out->detail, "%s", why);
+    snprintf(out->detail, sizeof out->detail, "%.*s", (int)sizeof out->detail - 1, why);
 }
 
 /* Consecutive turns on which both players' scores said the same thing. */
@@ -90,10 +93,8 @@ int referee_play_game(Player *white, Player *black, const Position *start, const
 {
     memset(out, 0, sizeof *out);
     out->loser_fault = -1;
-    if (!game_init(&out->game, start, r, castle960)) {
-        snprintf(err, errlen, "out of memory starting a game");
-        return -1;
-    }
+    if (!game_init(&out->game, start, r, castle960))
+        return errmsg_fail(err, errlen, "out of memory starting a game");
     Player *players[2] = { white, black };
     int64_t clock[2];
     for (int c = 0; c < 2; c++) {
@@ -126,7 +127,7 @@ int referee_play_game(Player *white, Player *black, const Position *start, const
         if (clock[side] >= 0) {
             clock[side] -= (int64_t)(mv.seconds * 1000.0);
             if (clock[side] < 0) {
-                char why[128];
+                char why[ERRMSG_LEN];
                 snprintf(why, sizeof why, "%.3f s over its clock", -clock[side] / 1000.0);
                 lose(out, side, END_TIME, why);
                 break;
@@ -136,8 +137,7 @@ int referee_play_game(Player *white, Player *black, const Position *start, const
         if (!game_play(&out->game, &mv.turn)) {
             /* player_think hands out legal turns only; anything else is memory running out */
             game_free(&out->game);
-            snprintf(err, errlen, "out of memory recording a game");
-            return -1;
+            return errmsg_fail(err, errlen, "out of memory recording a game");
         }
         int verdict = adjudicate(&streaks, adj, &mv, side, out->game.n_turns);
         if (verdict == 2) {

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "pgn.h"
 
 void stage_runner_fail(StageRunner *run, const char *message)
@@ -124,7 +125,7 @@ static void record_pair(StageRunner *run, uint64_t pair, GameRecord g[2])
             in_pgn = false;
         }
         if (!in_pgn) {
-            char message[1024];
+            char message[ERRMSG_LEN];
             snprintf(message, sizeof message, "%.500s: %.500s", c->pgn, err);
             stage_runner_fail(run, message);
         }
@@ -133,7 +134,7 @@ static void record_pair(StageRunner *run, uint64_t pair, GameRecord g[2])
     /* then the result file, the checkpoint: a pair is done once it is there, and a resume
      * keeps exactly the PGN games of the pairs done. So a pair the PGN file could not take
      * (a full disk) is not recorded: a resume drops its partial text and plays it again. */
-    char h5err[1024];
+    char h5err[ERRMSG_LEN];
     if (!in_pgn)
         return;
     if (run->h5 && match_file_record_pair(run->h5, pair, g, h5err, sizeof h5err) != 0) {

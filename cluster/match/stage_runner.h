@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "errmsg.h"
 #include "game_record.h"
 #include "match_config.h"
 #include "match_file.h"
@@ -49,7 +50,7 @@ typedef struct StageRunner {
     Tally groups[MATCH_MAX_IMBALANCES]; /* a material-odds match: the tally of each imbalance */
     Sprt sprt;
     Progress progress;
-    char error[1024]; /* the first error */
+    char error[ERRMSG_LEN]; /* the first error */
 } StageRunner;
 
 /* Keeps message as the run's error (the first one only) and stops handing out pairs. */

@@ -15,6 +15,7 @@
 #include <mpi.h>
 
 #include "run_error.h"
+#include "errmsg.h"
 
 enum { TAG_PACKET = 1 };
 
@@ -60,25 +61,22 @@ int comm_init(int *argc, char ***argv, char *err, size_t errlen)
     /* FUNNELED: rank 0 counts on a second thread while the main thread talks; only the main
      * thread ever calls MPI. */
     int provided;
-    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
-        snprintf(err, errlen, "MPI did not start");
-        return -1;
-    }
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+        return errmsg_fail(err, errlen, "MPI did not start");
     self.mpi = true;
     MPI_Comm_rank(MPI_COMM_WORLD, &self.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &self.size);
-    if (provided < MPI_THREAD_FUNNELED) {
-        snprintf(err, errlen, "this MPI library does not support threads (MPI_THREAD_FUNNELED)");
-        return -1;
-    }
+    if (provided < MPI_THREAD_FUNNELED)
+        return errmsg_fail(err, errlen,
+                           "this MPI library does not support threads (MPI_THREAD_FUNNELED)");
     long tasks = launched_tasks();
     if (self.size == 1 && tasks > 1) {
         /* Every task would believe it is rank 0 and write the same result file. */
-        snprintf(err, errlen,
-                 "the launcher started %ld tasks but MPI sees each as a job of its own (with "
-                 "srun, pass --mpi=pmix or --mpi=pmi2)",
-                 tasks);
-        return -1;
+        return errmsg_fail(
+            err, errlen,
+            "the launcher started %ld tasks but MPI sees each as a job of its own (with "
+            "srun, pass --mpi=pmix or --mpi=pmi2)",
+            tasks);
     }
     return 0;
 }

@@ -17,8 +17,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "comm.h"
 #include "run_error.h"
+#include "errmsg.h"
 
 /* How long a main thread sleeps between polls for messages: far below a task's time (its
  * threads hold their next tasks meanwhile), and rare enough that waking does not take a share of
@@ -33,13 +35,6 @@ static double thread_cpu(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -123,7 +118,7 @@ static void *slot_main(void *arg)
             break;
         Item *it = queue_pop(&p->todo);
         pthread_mutex_unlock(&p->lock);
-        const double start = now();
+        const double start = monotonic_seconds();
         size_t len = 0;
         unsigned char *result = p->job->work(p->job->ctx, s->index, it->data, it->len, &len);
         if (!result)
@@ -132,7 +127,7 @@ static void *slot_main(void *arg)
         it->data = result;
         it->len = len;
         pthread_mutex_lock(&p->lock);
-        p->busy += now() - start;
+        p->busy += monotonic_seconds() - start;
         queue_push(&p->done, it);
         pthread_cond_signal(&p->ready);
     }
@@ -150,19 +145,16 @@ static int pool_start(Pool *p, const FarmJob *job, char *err, size_t errlen)
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->ready, NULL);
     p->threads = calloc((size_t)job->slots, sizeof *p->threads);
-    if (!p->threads) {
-        snprintf(err, errlen, "out of memory for %d threads", job->slots);
-        return -1;
-    }
+    if (!p->threads)
+        return errmsg_fail(err, errlen, "out of memory for %d threads", job->slots);
     for (; p->started < job->slots; p->started++) {
         Slot *s = malloc(sizeof *s);
         if (s)
             *s = (Slot){ p, p->started };
         if (!s || pthread_create(&p->threads[p->started], NULL, slot_main, s) != 0) {
             free(s);
-            snprintf(err, errlen, "cannot start rank %d's worker thread %d", comm_rank(),
-                     p->started + 1);
-            return -1;
+            return errmsg_fail(err, errlen, "cannot start rank %d's worker thread %d", comm_rank(),
+                               p->started + 1);
         }
     }
     return 0;
@@ -214,6 +206,8 @@ static Item *pool_take(Pool *p)
 /* Waits until the threads have a result or a poll interval has passed. */
 static void pool_wait(Pool *p)
 {
+    /* the wall clock, not monotonic_seconds: a condition variable's deadline is on CLOCK_REALTIME
+     * unless it was made otherwise */
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_nsec += POLL_NS;
@@ -320,7 +314,7 @@ static void feed(const FarmJob *job, Ranks *r, Pool *local, bool *done)
 
 static int coordinator_rank(const FarmJob *job, FarmStats *stats, char *err, size_t errlen)
 {
-    const double start = now(), start_cpu = thread_cpu();
+    const double start = monotonic_seconds(), start_cpu = thread_cpu();
     Ranks r = { .n = comm_size() };
     r.credit = malloc((size_t)r.n * sizeof *r.credit);
     r.held = calloc((size_t)r.n, sizeof *r.held);
@@ -345,7 +339,7 @@ static int coordinator_rank(const FarmJob *job, FarmStats *stats, char *err, siz
         unsigned char *msg = comm_poll_packet(true, &len, &from);
         uint32_t credit;
         if (!msg || len != 1 + sizeof credit || msg[0] != KIND_HELLO || r.credit[from] >= 0) {
-            snprintf(err, errlen, "rank %d sent a message before its hello", from);
+            errmsg_set(err, errlen, "rank %d sent a message before its hello", from);
             free(msg);
             return -1;
         }
@@ -378,8 +372,8 @@ static int coordinator_rank(const FarmJob *job, FarmStats *stats, char *err, siz
         const unsigned char *data = NULL;
         if (msg) {
             if (len < 1 || msg[0] != KIND_RESULT || r.held[from] == 0) {
-                snprintf(err, errlen, "rank %d sent a message that is no result of its tasks",
-                         from);
+                errmsg_set(err, errlen, "rank %d sent a message that is no result of its tasks",
+                           from);
                 free(msg);
                 rc = -1;
                 break;
@@ -412,7 +406,7 @@ static int coordinator_rank(const FarmJob *job, FarmStats *stats, char *err, siz
             break;
     }
     if (stats)
-        *stats = (FarmStats){ tasks, tasks_local, now() - start, pool_busy(local),
+        *stats = (FarmStats){ tasks, tasks_local, monotonic_seconds() - start, pool_busy(local),
                               thread_cpu() - start_cpu };
     if (rc == 0) {
         pool_stop(local);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "comm.h"
+#include "errmsg.h"
 #include "progress.h"
 #include "run_error.h"
 #include "stop_signal.h"
@@ -129,22 +130,17 @@ static int record(void *ctx, int from, const void *data, size_t len, char *err, 
 {
     State *s = ctx;
     Answer a;
-    if (len != sizeof a) {
-        snprintf(err, errlen, "rank %d sent an answer of %zu bytes", from, len);
-        return -1;
-    }
+    if (len != sizeof a)
+        return errmsg_fail(err, errlen, "rank %d sent an answer of %zu bytes", from, len);
     memcpy(&a, data, sizeof a);
     a.message[sizeof a.message - 1] = '\0';
-    if (a.status != 0) {
-        snprintf(err, errlen, "rank %d could not count %s", from, a.message);
-        return -1;
-    }
+    if (a.status != 0)
+        return errmsg_fail(err, errlen, "rank %d could not count %s", from, a.message);
     size_t row = a.id < s->split->n_units ? s->index[a.id] : SIZE_MAX;
-    if (row == SIZE_MAX || s->owner[row] != from) {
-        snprintf(err, errlen, "rank %d sent a count for unit %llu, which it was not given", from,
-                 (unsigned long long)a.id);
-        return -1;
-    }
+    if (row == SIZE_MAX || s->owner[row] != from)
+        return errmsg_fail(err, errlen,
+                           "rank %d sent a count for unit %llu, which it was not given", from,
+                           (unsigned long long)a.id);
     WorkUnit *u = &s->split->units[row];
     u->nodes = a.nodes;
     u->rank = from;
@@ -175,9 +171,8 @@ static int flush_if_due(void *ctx, char *err, size_t errlen)
         return perft_file_flush_if_due(s->file, err, errlen);
     if (perft_file_flush(s->file, err, errlen) != 0)
         return -1;
-    snprintf(err, errlen, "stopped by %s after %zu of %zu units",
-             sig == SIGINT ? "SIGINT" : "SIGTERM", s->done_units, s->todo);
-    return -1;
+    return errmsg_fail(err, errlen, "stopped by %s after %zu of %zu units",
+                       sig == SIGINT ? "SIGINT" : "SIGTERM", s->done_units, s->todo);
 }
 
 /* Rank 0's index of the split: every unit id once, 0 to n - 1. Returns 0, or -1 with a
@@ -188,19 +183,15 @@ static int index_units(State *s, char *err, size_t errlen)
     const size_t n = split->n_units ? split->n_units : 1;
     s->index = malloc(n * sizeof *s->index);
     s->owner = malloc(n * sizeof *s->owner);
-    if (!s->index || !s->owner) {
-        snprintf(err, errlen, "out of memory for %zu units", split->n_units);
-        return -1;
-    }
+    if (!s->index || !s->owner)
+        return errmsg_fail(err, errlen, "out of memory for %zu units", split->n_units);
     for (size_t i = 0; i < split->n_units; i++)
         s->index[i] = SIZE_MAX;
     for (size_t i = 0; i < split->n_units; i++) {
         uint64_t id = split->units[i].id;
-        if (id >= split->n_units || s->index[id] != SIZE_MAX) {
-            snprintf(err, errlen, "the split's unit ids are not 0 to %zu, each once",
-                     split->n_units - 1);
-            return -1;
-        }
+        if (id >= split->n_units || s->index[id] != SIZE_MAX)
+            return errmsg_fail(err, errlen, "the split's unit ids are not 0 to %zu, each once",
+                               split->n_units - 1);
         s->index[id] = i;
         s->owner[i] = -1;
         if (split->units[i].nodes == UNIT_NOT_DONE)
@@ -216,10 +207,8 @@ static int weigh_units(State *s, char *err, size_t errlen)
 {
     const Split *split = s->split;
     s->work = malloc((split->n_units ? split->n_units : 1) * sizeof *s->work);
-    if (!s->work) {
-        snprintf(err, errlen, "out of memory for %zu units", split->n_units);
-        return -1;
-    }
+    if (!s->work)
+        return errmsg_fail(err, errlen, "out of memory for %zu units", split->n_units);
     for (size_t i = 0; i < split->n_units; i++) {
         const WorkUnit *u = &split->units[i];
         s->work[i] = 0;
@@ -228,13 +217,11 @@ static int weigh_units(State *s, char *err, size_t errlen)
         uint64_t estimate = u->estimate;
         if (estimate == 0) {
             Position p;
-            char why[200];
+            char why[ERRMSG_LEN];
             if (split_unit_position(u, s->counter->variant, &s->counter->rules, &p, why,
-                                    sizeof why) != 0) {
-                snprintf(err, errlen, "unit %llu: bad position '%s': %s", (unsigned long long)u->id,
-                         u->fen, why);
-                return -1;
-            }
+                                    sizeof why) != 0)
+                return errmsg_fail(err, errlen, "unit %llu: bad position '%s': %s",
+                                   (unsigned long long)u->id, u->fen, why);
             estimate = split_unit_estimate(&p, &s->counter->rules, u->depth);
         }
         s->work[i] = split_unit_work(estimate, &s->counter->rules, u->depth);
@@ -253,10 +240,8 @@ static int index_roots(State *s, char *err, size_t errlen)
     s->root_head = malloc(split->n_root * sizeof *s->root_head);
     s->next_in_root = malloc((split->n_units ? split->n_units : 1) * sizeof *s->next_in_root);
     s->last_root = malloc((size_t)comm_size() * sizeof *s->last_root);
-    if (!s->root_head || !s->next_in_root || !s->last_root) {
-        snprintf(err, errlen, "out of memory for %zu units", split->n_units);
-        return -1;
-    }
+    if (!s->root_head || !s->next_in_root || !s->last_root)
+        return errmsg_fail(err, errlen, "out of memory for %zu units", split->n_units);
     for (size_t r = 0; r < split->n_root; r++)
         s->root_head[r] = SIZE_MAX;
     for (int k = 0; k < comm_size(); k++)
@@ -276,10 +261,8 @@ int perft_distribute_run(Split *split, PerftFile *h, UnitCounter *counter, bool 
     /* On the heap: after a failure rank 0's counting thread is left running until the caller
      * aborts the job, so what it uses must outlive this function. */
     State *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
+    if (!s)
+        return errmsg_fail(err, errlen, "out of memory");
     *s = (State){ .split = split, .file = h, .counter = counter };
     int rc = comm_rank() == 0 ? index_units(s, err, errlen) : 0;
     if (rc == 0 && comm_rank() == 0)

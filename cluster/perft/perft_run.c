@@ -13,10 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+#include "exit_status.h"
 #include "comm.h"
+#include "errmsg.h"
 #include "estimate.h"
 #include "paths.h"
 #include "perft_config.h"
@@ -28,13 +30,6 @@
 #include "turn.h"
 #include "unit_counter.h"
 #include "split.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Rank 0's set-up: a new split and result file, or the checkpoint read back. Returns 0, or the
  * exit status with a message in err. */
@@ -59,20 +54,20 @@ static int start_rank0(const PerftRun *job, const Provenance *prov, int ranks, i
     const bool exists = access(job->output, F_OK) == 0;
     if (resume_wanted(job->resume, exists)) {
         if (!exists) {
-            snprintf(err, errlen,
-                     "%s: no checkpoint to resume (the file does not exist); start "
-                     "the job without --resume",
-                     job->output);
+            errmsg_set(err, errlen,
+                       "%s: no checkpoint to resume (the file does not exist); start "
+                       "the job without --resume",
+                       job->output);
             return EXIT_USAGE;
         }
         *h = perft_file_open_resume(job->output, &info, split, err, errlen);
         return *h ? EXIT_OK : EXIT_USAGE;
     }
     if (exists) {
-        snprintf(err, errlen,
-                 "%s already exists: add --resume to continue that job, or choose "
-                 "another output",
-                 job->output);
+        errmsg_set(err, errlen,
+                   "%s already exists: add --resume to continue that job, or choose "
+                   "another output",
+                   job->output);
         return EXIT_USAGE;
     }
     if (make_parent_dirs(job->output, err, errlen) != 0)
@@ -81,7 +76,7 @@ static int start_rank0(const PerftRun *job, const Provenance *prov, int ranks, i
                  ? job->split_depth
                  : split_choose_depth_for(&root, &job->rules, job->depth, ranks, threads);
     if (split_make(&root, &job->rules, job->depth, sd, split) != 0) {
-        snprintf(err, errlen, "out of memory splitting the job at depth %d", sd);
+        errmsg_set(err, errlen, "out of memory splitting the job at depth %d", sd);
         return EXIT_FAILED;
     }
     info.split_depth = split->split_depth;
@@ -114,8 +109,8 @@ static void print_result(const PerftRun *job, const Split *split, uint64_t total
 
 int perft_run(const PerftRun *job)
 {
-    const double start = now();
-    char err[1024] = "";
+    const double start = monotonic_seconds();
+    char err[ERRMSG_LEN] = "";
     stop_signal_install();
     if (comm_init(NULL, NULL, err, sizeof err) != 0)
         return run_error(EXIT_FAILED, "%s", err);
@@ -199,7 +194,7 @@ int perft_run(const PerftRun *job)
         rc = run_error(EXIT_FAILED, "%s", err);
     } else {
         print_result(job, &split, total);
-        double seconds = now() - start;
+        double seconds = monotonic_seconds() - start;
         fprintf(stderr,
                 "time: %.2f s (%zu units counted, %zu by rank 0, whose counting thread "
                 "was busy %.0f%% of the time; coordinating: %.1f us of CPU a unit)\n",
@@ -219,7 +214,7 @@ int perft_run(const PerftRun *job)
 
 int perft_run_config(const char *path, const char *out, ResumeMode resume, bool divide, bool quiet)
 {
-    char err[1024] = "";
+    char err[ERRMSG_LEN] = "";
     if (comm_init(NULL, NULL, err, sizeof err) != 0)
         return run_error(EXIT_FAILED, "%s", err);
     PerftConfig c;

@@ -6,21 +6,15 @@
 
 #include "unit_counter.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "clock.h"
+#include "errmsg.h"
 
 /* Positions per thread before the threads start: enough that one large subtree drawn last
  * leaves the others idle for little of the unit's time. */
 #define PIECES_PER_THREAD 16
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int unit_counter_init(UnitCounter *c, const Variant *v, const Rules *r, int threads,
                       size_t hash_bytes, char *err, size_t errlen)
@@ -28,10 +22,9 @@ int unit_counter_init(UnitCounter *c, const Variant *v, const Rules *r, int thre
     *c = (UnitCounter){ v, *r, threads > 0 ? threads : 1, NULL };
     if (hash_bytes > 0) {
         c->tt = perft_tt_new(hash_bytes);
-        if (!c->tt) {
-            snprintf(err, errlen, "out of memory for a hash table of %zu MB", hash_bytes >> 20);
-            return -1;
-        }
+        if (!c->tt)
+            return errmsg_fail(err, errlen, "out of memory for a hash table of %zu MB",
+                               hash_bytes >> 20);
     }
     return 0;
 }
@@ -103,16 +96,14 @@ static uint64_t count_threads(UnitCounter *c, const Position *p, int depth)
 int unit_counter_count(UnitCounter *c, const WorkUnit *u, uint64_t *nodes, double *seconds,
                        char *err, size_t errlen)
 {
-    double start = now();
+    double start = monotonic_seconds();
     Position p;
-    char why[200];
-    if (u->depth < 0 || split_unit_position(u, c->variant, &c->rules, &p, why, sizeof why) != 0) {
-        snprintf(err, errlen, "unit %llu: bad position '%s' or depth %d: %s",
-                 (unsigned long long)u->id, u->fen, (int)u->depth,
-                 u->depth < 0 ? "negative depth" : why);
-        return -1;
-    }
+    char why[ERRMSG_LEN];
+    if (u->depth < 0 || split_unit_position(u, c->variant, &c->rules, &p, why, sizeof why) != 0)
+        return errmsg_fail(err, errlen, "unit %llu: bad position '%s' or depth %d: %s",
+                           (unsigned long long)u->id, u->fen, (int)u->depth,
+                           u->depth < 0 ? "negative depth" : why);
     *nodes = count_threads(c, &p, u->depth);
-    *seconds = now() - start;
+    *seconds = monotonic_seconds() - start;
     return 0;
 }

@@ -188,7 +188,7 @@ int report_run_load(ReportRun *r, const char *path, int replicates, char *err, s
     r->path = path;
     if (match_tests_read(path, &r->file, err, errlen) != 0)
         return EXIT_USAGE;
-    char why[1024];
+    char why[ERRMSG_LEN];
     if (match_config_parse(r->file.configuration, path, &r->cfg, why, sizeof why) != 0) {
         errmsg_set(err, errlen, "%s: its configuration cannot be read: %s", path, why);
         match_tests_free(&r->file);

@@ -183,7 +183,7 @@ int regression_add_game(RegressionData *d, const RegressionGame *r, char *err, s
         fault |= ending == faults[i];
 
     Setup s;
-    char why[256];
+    char why[ERRMSG_LEN];
     if (setup_from_fen_rules(&s, d->variant, &d->rules, r->opening, why, sizeof why) != 0)
         return row_fail(r, err, errlen, "opening \"%s\": %s", r->opening, why);
     Position start;

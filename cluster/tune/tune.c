@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "regression_data.h"
 
 void tune_fit(const MatchConfig *c, const uint64_t (*pairs)[PAIR_CLASSES], int stage, TuneFit *fit)
@@ -81,10 +82,8 @@ int tuner_init(Tuner *t, const MatchConfig *c, char *err, size_t errlen)
     const TuneConfig *tc = &c->tune;
     if (tc->method == TUNE_IMBALANCE) {
         t->iterations = calloc((size_t)c->stages, sizeof *t->iterations);
-        if (!t->iterations) {
-            snprintf(err, errlen, "out of memory for %d iterations", c->stages);
-            return -1;
-        }
+        if (!t->iterations)
+            return errmsg_fail(err, errlen, "out of memory for %d iterations", c->stages);
     } else if (tc->method == TUNE_SPSA) {
         int m = tc->n_params;
         t->theta = calloc((size_t)(c->stages + 1) * (size_t)m, sizeof *t->theta);
@@ -92,8 +91,7 @@ int tuner_init(Tuner *t, const MatchConfig *c, char *err, size_t errlen)
         t->result = calloc((size_t)c->stages, sizeof *t->result);
         if (!t->theta || !t->signs || !t->result) {
             tuner_free(t);
-            snprintf(err, errlen, "out of memory for %d SPSA iterations", c->stages);
-            return -1;
+            return errmsg_fail(err, errlen, "out of memory for %d SPSA iterations", c->stages);
         }
         for (int i = 0; i < m; i++) {
             const TuneParam *p = &tc->params[i];
@@ -107,11 +105,10 @@ int tuner_init(Tuner *t, const MatchConfig *c, char *err, size_t errlen)
         SpsaSchedule s = {
             .iterations = c->stages, .A = tc->A, .alpha = tc->alpha, .gamma = tc->gamma
         };
-        char why[256];
+        char why[ERRMSG_LEN];
         if (spsa_init(&t->spsa, &s, t->sp, m, why, sizeof why) != 0) {
             tuner_free(t);
-            snprintf(err, errlen, "[tune]: %s (player 1's value is the start)", why);
-            return -1;
+            return errmsg_fail(err, errlen, "[tune]: %s (player 1's value is the start)", why);
         }
         spsa_stage(t);
     }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "move.h"
 #include "progress.h"
 #include "run_error.h"
@@ -59,9 +60,8 @@ int divide_parse_depth(const char *text, int *depth, char *err, size_t errlen)
     *depth = value;
     return 0;
 bad:
-    snprintf(err, errlen, "bad depth '%s': must be a whole number from 0 to %d", text,
-             PERFT_MAX_DEPTH);
-    return -1;
+    return errmsg_fail(err, errlen, "bad depth '%s': must be a whole number from 0 to %d", text,
+                       PERFT_MAX_DEPTH);
 }
 
 /* By movement: the count below each first movement (its one-movement turn if that is

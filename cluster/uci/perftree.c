@@ -9,6 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
+#include "errmsg.h"
+
 #define LINE_MAX_LEN 1024
 
 void perftree_init(PerftreeClient *c, const char *command)
@@ -36,11 +39,9 @@ int perftree_ask(PerftreeClient *c, const char *fen, const char *moves, int dept
     snprintf(c->asked, sizeof c->asked, "'%s %d \"%s\"%s%s%s'", c->command, depth, fen,
              moves && moves[0] ? " \"" : "", moves && moves[0] ? moves : "",
              moves && moves[0] ? "\"" : "");
-    char why[256];
-    if (subprocess_start(&c->proc, argv, why, sizeof why) != 0) {
-        snprintf(err, errlen, "cannot start the script: %s", why);
-        return -1;
-    }
+    char why[ERRMSG_LEN];
+    if (subprocess_start(&c->proc, argv, why, sizeof why) != 0)
+        return errmsg_fail(err, errlen, "cannot start the script: %s", why);
     c->running = true;
     /* The protocol gives the program nothing on stdin: it sees its end at once. */
     close(c->proc.to_child);
@@ -68,19 +69,18 @@ int perftree_answer(PerftreeClient *c, int timeout_ms, Divide *d, char *err, siz
 {
     divide_clear(d);
     char line[LINE_MAX_LEN], why[256], move[DIVIDE_MOVE_MAX];
-    long long deadline = subprocess_now_ms() + timeout_ms;
+    int64_t deadline = monotonic_ms() + timeout_ms;
     bool blank = false, total_read = false;
     uint64_t total = 0, count;
     for (;;) {
-        long long left = deadline - subprocess_now_ms();
+        int64_t left = deadline - monotonic_ms();
         int got = left < 0 ? -1 : subprocess_read_line(&c->proc, line, sizeof line, (int)left);
         if (got < 0) {
             perftree_stop(c);
-            snprintf(err, errlen,
-                     "the script did not finish %s within %g s (%zu move lines so far; "
-                     "--timeout sets the limit)",
-                     c->asked, timeout_ms / 1000.0, d->n);
-            return -1;
+            return errmsg_fail(err, errlen,
+                               "the script did not finish %s within %g s (%zu move lines so far; "
+                               "--timeout sets the limit)",
+                               c->asked, timeout_ms / 1000.0, d->n);
         }
         if (got == 0)
             break;
@@ -91,18 +91,17 @@ int perftree_answer(PerftreeClient *c, int timeout_ms, Divide *d, char *err, siz
             if (n == 0)
                 continue;
             perftree_stop(c);
-            snprintf(err, errlen, "the script printed '%.200s' after its total in %s", line,
-                     c->asked);
-            return -1;
+            return errmsg_fail(err, errlen, "the script printed '%.200s' after its total in %s",
+                               line, c->asked);
         }
         if (blank) {
             if (!divide_parse_count(line, &total)) {
                 perftree_stop(c);
-                snprintf(err, errlen,
-                         "the script printed '%.200s' where its total belongs (after the empty "
-                         "line) in %s",
-                         line, c->asked);
-                return -1;
+                return errmsg_fail(
+                    err, errlen,
+                    "the script printed '%.200s' where its total belongs (after the empty "
+                    "line) in %s",
+                    line, c->asked);
             }
             total_read = true;
             continue;
@@ -113,35 +112,27 @@ int perftree_answer(PerftreeClient *c, int timeout_ms, Divide *d, char *err, siz
         }
         if (!divide_parse_line(line, ' ', move, &count)) {
             perftree_stop(c);
-            snprintf(err, errlen,
-                     "the script printed a line that is not 'move count' in %s: '%.200s'", c->asked,
-                     line);
-            return -1;
+            return errmsg_fail(err, errlen,
+                               "the script printed a line that is not 'move count' in %s: '%.200s'",
+                               c->asked, line);
         }
         if (!divide_add(d, move, count)) {
             perftree_stop(c);
-            snprintf(err, errlen, "out of memory reading the script's answer");
-            return -1;
+            return errmsg_fail(err, errlen, "out of memory reading the script's answer");
         }
     }
-    long long left = deadline - subprocess_now_ms();
-    if (reap(c, left > 0 ? (int)left : 0, why, sizeof why) != 0) {
-        snprintf(err, errlen, "the script ended with %s in %s", why, c->asked);
-        return -1;
-    }
-    if (!total_read) {
-        snprintf(err, errlen,
-                 "the script's output ended without the empty line and the total in %s "
-                 "(after %zu move lines)",
-                 c->asked, d->n);
-        return -1;
-    }
-    if (total != d->total) {
-        snprintf(err, errlen,
-                 "the script's total %" PRIu64 " is not the sum of its %zu move lines (%" PRIu64
-                 ") in %s",
-                 total, d->n, d->total, c->asked);
-        return -1;
-    }
+    int64_t left = deadline - monotonic_ms();
+    if (reap(c, left > 0 ? (int)left : 0, why, sizeof why) != 0)
+        return errmsg_fail(err, errlen, "the script ended with %s in %s", why, c->asked);
+    if (!total_read)
+        return errmsg_fail(err, errlen,
+                           "the script's output ended without the empty line and the total in %s "
+                           "(after %zu move lines)",
+                           c->asked, d->n);
+    if (total != d->total)
+        return errmsg_fail(err, errlen,
+                           "the script's total %" PRIu64
+                           " is not the sum of its %zu move lines (%" PRIu64 ") in %s",
+                           total, d->n, d->total, c->asked);
     return 0;
 }

@@ -14,12 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-long long subprocess_now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
+#include "clock.h"
+#include "errmsg.h"
 
 static void close_pair(int fd[2])
 {
@@ -33,18 +29,14 @@ int subprocess_split(char *words, char *argv[SUBPROCESS_MAX_ARGS + 1], int spare
     int argc = 0;
     for (char *save = NULL, *t = strtok_r(words, " \t\r\n", &save); t;
          t = strtok_r(NULL, " \t\r\n", &save)) {
-        if (argc + spare == SUBPROCESS_MAX_ARGS) {
-            snprintf(err, errlen, "the engine command has more than %d words",
-                     SUBPROCESS_MAX_ARGS - spare);
-            return -1;
-        }
+        if (argc + spare == SUBPROCESS_MAX_ARGS)
+            return errmsg_fail(err, errlen, "the engine command has more than %d words",
+                               SUBPROCESS_MAX_ARGS - spare);
         argv[argc++] = t;
     }
     argv[argc] = NULL;
-    if (argc == 0) {
-        snprintf(err, errlen, "the engine command is empty");
-        return -1;
-    }
+    if (argc == 0)
+        return errmsg_fail(err, errlen, "the engine command is empty");
     return argc;
 }
 
@@ -111,16 +103,14 @@ int subprocess_start(Subprocess *p, char *const argv[], char *err, size_t errlen
         waitpid(pid, NULL, 0);
         close(in[1]);
         close(out[0]);
-        snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(why));
-        return -1;
+        return errmsg_fail(err, errlen, "cannot run '%s': %s", argv[0], strerror(why));
     }
     p->pid = pid;
     p->to_child = in[1];
     p->from_child = out[0];
     return 0;
 fail:
-    snprintf(err, errlen, "cannot start '%s': %s", argv[0], strerror(errno));
-    return -1;
+    return errmsg_fail(err, errlen, "cannot start '%s': %s", argv[0], strerror(errno));
 }
 
 int subprocess_send(Subprocess *p, const char *text)
@@ -156,7 +146,7 @@ static void take_line(Subprocess *p, size_t take, size_t used, char *line, size_
 
 int subprocess_read_line(Subprocess *p, char *line, size_t linelen, int timeout_ms)
 {
-    long long deadline = subprocess_now_ms() + timeout_ms;
+    int64_t deadline = monotonic_ms() + timeout_ms;
     for (;;) {
         char *nl = memchr(p->buf, '\n', p->len);
         if (nl) {
@@ -171,7 +161,7 @@ int subprocess_read_line(Subprocess *p, char *line, size_t linelen, int timeout_
         }
         if (p->from_child < 0)
             return 0;
-        long long left = deadline - subprocess_now_ms();
+        int64_t left = deadline - monotonic_ms();
         if (left < 0)
             left = 0;
         struct pollfd fd = { .fd = p->from_child, .events = POLLIN };
@@ -204,9 +194,9 @@ int subprocess_finish(Subprocess *p, int timeout_ms)
     }
     int status = -1;
     if (p->pid > 0) {
-        long long deadline = subprocess_now_ms() + timeout_ms;
+        int64_t deadline = monotonic_ms() + timeout_ms;
         pid_t done;
-        while ((done = waitpid(p->pid, &status, WNOHANG)) == 0 && subprocess_now_ms() < deadline) {
+        while ((done = waitpid(p->pid, &status, WNOHANG)) == 0 && monotonic_ms() < deadline) {
             struct timespec pause = { 0, 10 * 1000 * 1000 };
             nanosleep(&pause, NULL);
         }

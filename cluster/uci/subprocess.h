@@ -42,9 +42,6 @@ int subprocess_read_line(Subprocess *p, char *line, size_t linelen, int timeout_
  * if a signal ended it, or -1 on error. */
 int subprocess_finish(Subprocess *p, int timeout_ms);
 
-/* The monotonic clock in milliseconds, for the deadlines of the timeouts above. */
-long long subprocess_now_ms(void);
-
 /* How a child ended, from subprocess_finish's status: "exit status 3", "killed by signal 9,
  * Killed", "its exit status is unknown". */
 void subprocess_describe_end(int status, char *out, size_t outlen);

@@ -13,15 +13,18 @@
 #include <string.h>
 #include <strings.h>
 
+#include "clock.h"
+#include "errmsg.h"
+
 #define LINE_MAX_LEN 16384
 /* How long a polite `quit` may take before the engine is killed. */
 #define QUIT_MS 2000
 
-/* The engine's next line, waiting until deadline (subprocess_now_ms() time) at most: 1 for a line,
+/* The engine's next line, waiting until deadline (monotonic_ms() time) at most: 1 for a line,
  * 0 at the end of its output, -1 when the deadline passed. */
-static int read_line_by(UciClient *e, long long deadline, char *line, size_t len)
+static int read_line_by(UciClient *e, int64_t deadline, char *line, size_t len)
 {
-    long long left = deadline - subprocess_now_ms();
+    int64_t left = deadline - monotonic_ms();
     return left < 0 ? -1 : subprocess_read_line(&e->proc, line, len, (int)left);
 }
 
@@ -106,37 +109,35 @@ int uci_client_start(UciClient *e, const char *command, int handshake_ms, char *
     char *argv[SUBPROCESS_MAX_ARGS + 1];
     if (subprocess_split(words, argv, 0, err, errlen) < 0)
         return -1;
-    char why[256];
-    if (subprocess_start(&e->proc, argv, why, sizeof why) != 0) {
-        snprintf(err, errlen, "cannot start the engine: %s", why);
-        return -1;
-    }
+    char why[ERRMSG_LEN];
+    if (subprocess_start(&e->proc, argv, why, sizeof why) != 0)
+        return errmsg_fail(err, errlen, "cannot start the engine: %s", why);
     e->running = true;
     /* An engine that exits at once may do so before or after reading `uci`: one message. */
     if (subprocess_send(&e->proc, "uci\n") != 0) {
         uci_client_gone(e, why, sizeof why);
-        snprintf(err, errlen, "the engine '%s' exited before answering 'uci' with 'uciok' (%s)",
-                 e->command, why);
-        return -1;
+        return errmsg_fail(err, errlen,
+                           "the engine '%s' exited before answering 'uci' with 'uciok' (%s)",
+                           e->command, why);
     }
     /* Engines may print a banner or anything else before `uciok`: only options matter. */
     char line[LINE_MAX_LEN];
-    long long deadline = subprocess_now_ms() + handshake_ms;
+    int64_t deadline = monotonic_ms() + handshake_ms;
     for (;;) {
         int got = read_line_by(e, deadline, line, sizeof line);
         if (got == 0) {
             uci_client_gone(e, why, sizeof why);
-            snprintf(err, errlen, "the engine '%s' exited before answering 'uci' with 'uciok' (%s)",
-                     e->command, why);
-            return -1;
+            return errmsg_fail(err, errlen,
+                               "the engine '%s' exited before answering 'uci' with 'uciok' (%s)",
+                               e->command, why);
         }
         if (got < 0) {
             uci_client_kill(e);
-            snprintf(err, errlen,
-                     "the engine '%s' did not answer 'uci' with 'uciok' within %g s: is it a UCI "
-                     "engine?",
-                     e->command, seconds(handshake_ms));
-            return -1;
+            return errmsg_fail(
+                err, errlen,
+                "the engine '%s' did not answer 'uci' with 'uciok' within %g s: is it a UCI "
+                "engine?",
+                e->command, seconds(handshake_ms));
         }
         chomp(line);
         if (strcmp(line, "uciok") == 0)
@@ -165,34 +166,31 @@ static bool is_complaint(const char *line)
  * messages. */
 static int sync_with(UciClient *e, const char *commands, const char *what, char *err, size_t errlen)
 {
-    char why[256];
+    char why[ERRMSG_LEN];
     if (subprocess_send(&e->proc, commands) != 0 || subprocess_send(&e->proc, "isready\n") != 0) {
         uci_client_gone(e, why, sizeof why);
-        snprintf(err, errlen, "the engine has exited (%s) before %s", why, what);
-        return -1;
+        return errmsg_fail(err, errlen, "the engine has exited (%s) before %s", why, what);
     }
     char line[LINE_MAX_LEN];
-    long long deadline = subprocess_now_ms() + e->handshake_ms;
+    int64_t deadline = monotonic_ms() + e->handshake_ms;
     for (;;) {
         int got = read_line_by(e, deadline, line, sizeof line);
         if (got == 0) {
             uci_client_gone(e, why, sizeof why);
-            snprintf(err, errlen, "the engine exited (%s) after %s", why, what);
-            return -1;
+            return errmsg_fail(err, errlen, "the engine exited (%s) after %s", why, what);
         }
         if (got < 0) {
             uci_client_kill(e);
-            snprintf(err, errlen, "the engine did not answer 'isready' within %g s after %s",
-                     seconds(e->handshake_ms), what);
-            return -1;
+            return errmsg_fail(err, errlen,
+                               "the engine did not answer 'isready' within %g s after %s",
+                               seconds(e->handshake_ms), what);
         }
         chomp(line);
         if (strcmp(line, "readyok") == 0)
             return 0;
         if (is_complaint(line)) {
             uci_client_kill(e);
-            snprintf(err, errlen, "the engine refused %s: it answered '%s'", what, line);
-            return -1;
+            return errmsg_fail(err, errlen, "the engine refused %s: it answered '%s'", what, line);
         }
     }
 }
@@ -207,16 +205,14 @@ static int add_option(const UciClient *e, bool has, const char *vars, const char
     if (!has) {
         if (is_default)
             return 0;
-        snprintf(err, errlen, "the engine '%s' has no %s option, so it cannot %s", e->command, name,
-                 purpose);
-        return -1;
+        return errmsg_fail(err, errlen, "the engine '%s' has no %s option, so it cannot %s",
+                           e->command, name, purpose);
     }
-    if (!offers(vars, value)) {
-        snprintf(err, errlen,
-                 "the engine '%s' cannot %s: its %s option does not offer '%s' (it offers:%.600s)",
-                 e->command, purpose, name, value, vars);
-        return -1;
-    }
+    if (!offers(vars, value))
+        return errmsg_fail(
+            err, errlen,
+            "the engine '%s' cannot %s: its %s option does not offer '%s' (it offers:%.600s)",
+            e->command, purpose, name, value, vars);
     size_t used = strlen(buf);
     snprintf(buf + used, buflen - used, "setoption name %s value %s\n", name, value);
     return 0;
@@ -271,10 +267,9 @@ int uci_client_go_perft(UciClient *e, const char *fen, const char *moves, int de
     snprintf(e->asked, sizeof e->asked, "'go perft %d' for %s", depth, what);
     snprintf(command, sizeof command, "go perft %d\n", depth);
     if (subprocess_send(&e->proc, command) != 0) {
-        char why[256];
+        char why[ERRMSG_LEN];
         uci_client_gone(e, why, sizeof why);
-        snprintf(err, errlen, "the engine exited (%s) before 'go perft %d'", why, depth);
-        return -1;
+        return errmsg_fail(err, errlen, "the engine exited (%s) before 'go perft %d'", why, depth);
     }
     return 0;
 }
@@ -283,25 +278,25 @@ int uci_client_read_divide(UciClient *e, int timeout_ms, Divide *d, char *err, s
 {
     divide_clear(d);
     char line[LINE_MAX_LEN];
-    char why[256];
-    long long deadline = subprocess_now_ms() + timeout_ms;
+    char why[ERRMSG_LEN];
+    int64_t deadline = monotonic_ms() + timeout_ms;
     for (;;) {
         int got = read_line_by(e, deadline, line, sizeof line);
         if (got == 0) {
             uci_client_gone(e, why, sizeof why);
-            snprintf(err, errlen,
-                     "the engine exited (%s) in the middle of its answer to %s, after %zu move "
-                     "lines",
-                     why, e->asked, d->n);
-            return -1;
+            return errmsg_fail(
+                err, errlen,
+                "the engine exited (%s) in the middle of its answer to %s, after %zu move "
+                "lines",
+                why, e->asked, d->n);
         }
         if (got < 0) {
             uci_client_kill(e);
-            snprintf(err, errlen,
-                     "the engine did not finish its answer to %s within %g s (%zu move lines "
-                     "so far; --timeout sets the limit)",
-                     e->asked, seconds(timeout_ms), d->n);
-            return -1;
+            return errmsg_fail(
+                err, errlen,
+                "the engine did not finish its answer to %s within %g s (%zu move lines "
+                "so far; --timeout sets the limit)",
+                e->asked, seconds(timeout_ms), d->n);
         }
         chomp(line);
         const char *start = line;
@@ -316,11 +311,10 @@ int uci_client_read_divide(UciClient *e, int timeout_ms, Divide *d, char *err, s
         if (strncmp(start, "Nodes searched:", 15) == 0) {
             if (!divide_parse_count(start + 15, &count)) {
                 uci_client_kill(e);
-                snprintf(err, errlen,
-                         "the engine printed an unreadable total in its answer to "
-                         "%s: '%.200s'",
-                         e->asked, line);
-                return -1;
+                return errmsg_fail(err, errlen,
+                                   "the engine printed an unreadable total in its answer to "
+                                   "%s: '%.200s'",
+                                   e->asked, line);
             }
             if (count != d->total) {
                 uci_client_kill(e);
@@ -335,17 +329,16 @@ int uci_client_read_divide(UciClient *e, int timeout_ms, Divide *d, char *err, s
         }
         if (!divide_parse_line(start, ':', move, &count)) {
             uci_client_kill(e);
-            snprintf(err, errlen,
-                     "the engine printed a line that is not perft output in its answer to %s: "
-                     "'%.200s' (expected 'move: count', 'Nodes searched: N', 'info ...' or an "
-                     "empty line)",
-                     e->asked, line);
-            return -1;
+            return errmsg_fail(
+                err, errlen,
+                "the engine printed a line that is not perft output in its answer to %s: "
+                "'%.200s' (expected 'move: count', 'Nodes searched: N', 'info ...' or an "
+                "empty line)",
+                e->asked, line);
         }
         if (!divide_add(d, move, count)) {
             uci_client_kill(e);
-            snprintf(err, errlen, "out of memory reading the engine's answer");
-            return -1;
+            return errmsg_fail(err, errlen, "out of memory reading the engine's answer");
         }
     }
 }
@@ -358,10 +351,8 @@ int uci_client_set_options(UciClient *e, const char *const *names, const char *c
     for (int i = 0; i < n; i++) {
         int w = snprintf(commands + used, sizeof commands - used, "setoption name %s value %s\n",
                          names[i], values[i]);
-        if (w < 0 || (size_t)w >= sizeof commands - used) {
-            snprintf(err, errlen, "too many engine options to send at once");
-            return -1;
-        }
+        if (w < 0 || (size_t)w >= sizeof commands - used)
+            return errmsg_fail(err, errlen, "too many engine options to send at once");
         used += (size_t)w;
     }
     return n == 0 ? 0 : sync_with(e, commands, "the options", err, errlen);
@@ -398,25 +389,25 @@ UciAnswer uci_client_search(UciClient *e, const char *position, const char *go, 
                             UciSearchAnswer *out, char *err, size_t errlen)
 {
     *out = (UciSearchAnswer){ 0 };
-    char why[256];
+    char why[ERRMSG_LEN];
     if (subprocess_send(&e->proc, position) != 0 || subprocess_send(&e->proc, "\n") != 0 ||
         subprocess_send(&e->proc, go) != 0 || subprocess_send(&e->proc, "\n") != 0) {
         uci_client_gone(e, why, sizeof why);
-        snprintf(err, errlen, "the engine exited (%s) before '%s'", why, go);
+        errmsg_set(err, errlen, "the engine exited (%s) before '%s'", why, go);
         return ANSWER_EXITED;
     }
     char line[LINE_MAX_LEN];
-    long long deadline = subprocess_now_ms() + timeout_ms;
+    int64_t deadline = monotonic_ms() + timeout_ms;
     for (;;) {
         int got = read_line_by(e, deadline, line, sizeof line);
         if (got == 0) {
             uci_client_gone(e, why, sizeof why);
-            snprintf(err, errlen, "the engine exited (%s) while searching ('%s')", why, go);
+            errmsg_set(err, errlen, "the engine exited (%s) while searching ('%s')", why, go);
             return ANSWER_EXITED;
         }
         if (got < 0) {
             uci_client_kill(e);
-            snprintf(err, errlen, "no bestmove within %g s of '%s'", seconds(timeout_ms), go);
+            errmsg_set(err, errlen, "no bestmove within %g s of '%s'", seconds(timeout_ms), go);
             return ANSWER_TIMEOUT;
         }
         chomp(line);
@@ -430,7 +421,7 @@ UciAnswer uci_client_search(UciClient *e, const char *position, const char *go, 
             return ANSWER_OK;
         }
         uci_client_kill(e);
-        snprintf(err, errlen, "the engine answered '%.200s' while searching ('%s')", line, go);
+        errmsg_set(err, errlen, "the engine answered '%.200s' while searching ('%s')", line, go);
         return ANSWER_GARBAGE;
     }
 }

@@ -24,6 +24,7 @@
 
 #include "divide.h"
 #include "engine.h"
+#include "errmsg.h"
 #include "eval.h"
 #include "game.h"
 #include "move.h"
@@ -86,7 +87,7 @@ static void reset_position(Uci *u, bool clear)
 {
     Setup s;
     Position p;
-    char err[256];
+    char err[ERRMSG_LEN];
     setup_start(&s, rules(u));
     position_from_setup(&p, &s);
     if ((clear ? engine_new_game(u->engine, &p, &u->turn_rules, castle960(u), err, sizeof err)
@@ -98,7 +99,7 @@ static void reset_position(Uci *u, bool clear)
 /* The rules and castling text of the options, for the game as it stands. */
 static void update_rules(Uci *u)
 {
-    char err[256];
+    char err[ERRMSG_LEN];
     if (engine_set_rules(u->engine, &u->turn_rules, castle960(u), err, sizeof err) != 0)
         reply(u, "info string error: %s", err);
 }
@@ -151,7 +152,7 @@ static void *search_thread(void *arg)
 {
     Uci *u = arg;
     EngineResult result;
-    char err[256];
+    char err[ERRMSG_LEN];
     if (engine_search(u->engine, &u->go, &result, err, sizeof err) != 0) {
         reply(u, "info string error: %s", err);
         result = (EngineResult){ .end = GAME_ON };
@@ -327,7 +328,7 @@ static void cmd_position(Uci *u, char **tokens, int n)
 
     Position p;
     position_from_setup(&p, &s);
-    char err[256];
+    char err[ERRMSG_LEN];
     int first = moves_at + 1, count = n > first ? n - first : 0;
     int played =
         engine_set_position_text(u->engine, &p, &u->turn_rules, castle960(u),
@@ -349,7 +350,7 @@ static void go_perft(Uci *u, char **tokens, int n)
         return;
     }
     int depth;
-    char err[256];
+    char err[ERRMSG_LEN];
     if (divide_parse_depth(tokens[2], &depth, err, sizeof err) != 0) {
         reply(u, "info string error: %s", err);
         return;
@@ -525,7 +526,7 @@ int uci_loop(FILE *in, FILE *out, const EvalParams *params)
               .variant = variant_by_name("chess"),
               .chess960 = false,
               .turn_rules = { TURNS_SINGLE, EP_CLASSIC } };
-    char err[256];
+    char err[ERRMSG_LEN];
     u.engine = engine_new(ENGINE_HASH_DEFAULT_MB, params, err, sizeof err);
     if (!u.engine)
         return run_error(EXIT_FAILED, "no memory for the search");

@@ -4,10 +4,10 @@
  * second search) fails with a message instead of racing with it. */
 #include "engine.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "setup.h"
 #include "variant.h"
 
@@ -25,7 +25,7 @@ static bool take(Engine *e, char *err, size_t errlen)
     bool expected = false;
     if (atomic_compare_exchange_strong(&e->busy, &expected, true))
         return true;
-    snprintf(err, errlen, "a search is running: stop it first");
+    errmsg_set(err, errlen, "a search is running: stop it first");
     return false;
 }
 
@@ -35,7 +35,7 @@ static bool hash_in_range(size_t hash_mb, char *err, size_t errlen)
 {
     if (hash_mb >= 1 && hash_mb <= ENGINE_HASH_MAX_MB)
         return true;
-    snprintf(err, errlen, "the table takes 1 to %d MiB, not %zu", ENGINE_HASH_MAX_MB, hash_mb);
+    errmsg_set(err, errlen, "the table takes 1 to %d MiB, not %zu", ENGINE_HASH_MAX_MB, hash_mb);
     return false;
 }
 
@@ -45,7 +45,7 @@ Engine *engine_new(size_t hash_mb, const EvalParams *params, char *err, size_t e
         return NULL;
     Engine *e = calloc(1, sizeof *e);
     if (!e) {
-        snprintf(err, errlen, "out of memory");
+        errmsg_set(err, errlen, "out of memory");
         return NULL;
     }
     atomic_init(&e->busy, false);
@@ -58,7 +58,7 @@ Engine *engine_new(size_t hash_mb, const EvalParams *params, char *err, size_t e
     const Rules single = { TURNS_SINGLE, EP_CLASSIC };
     e->searcher = searcher_new(hash_mb);
     if (!e->searcher || !game_init(&e->game, &start, &single, false)) {
-        snprintf(err, errlen, "no memory for a %zu MiB table", hash_mb);
+        errmsg_set(err, errlen, "no memory for a %zu MiB table", hash_mb);
         engine_free(e);
         return NULL;
     }
@@ -84,7 +84,7 @@ static bool restart(Engine *e, const Position *start, const Rules *r, bool castl
 {
     Game g;
     if (!game_init(&g, start, r, castle960)) {
-        snprintf(err, errlen, "out of memory");
+        errmsg_set(err, errlen, "out of memory");
         return false;
     }
     game_free(&e->game);
@@ -166,8 +166,7 @@ int engine_set_position_text(Engine *e, const Position *start, const Rules *r, b
     Game g;
     if (!game_init(&g, start, r, castle960)) {
         give_back(e);
-        snprintf(err, errlen, "out of memory");
-        return -1;
+        return errmsg_fail(err, errlen, "out of memory");
     }
     int played = 0;
     while (played < n && game_play_text(&g, turns[played]))
@@ -215,10 +214,9 @@ int engine_set_hash(Engine *e, size_t hash_mb, char *err, size_t errlen)
         return -1;
     bool ok = searcher_resize(e->searcher, hash_mb);
     give_back(e);
-    if (!ok) {
-        snprintf(err, errlen, "no memory for a %zu MiB table: the old one is kept", hash_mb);
-        return -1;
-    }
+    if (!ok)
+        return errmsg_fail(err, errlen, "no memory for a %zu MiB table: the old one is kept",
+                           hash_mb);
     return 0;
 }
 

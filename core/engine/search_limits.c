@@ -1,17 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The limits of a search (search_limits.h) and the time budget of search.h. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
-
 #include "search_limits.h"
-
-#include <time.h>
-
-int64_t search_limits_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 SearchLimits search_limits_none(void)
 {
@@ -52,6 +41,6 @@ void search_limits_start(SearchBudget *b, const SearchLimits *l, int side, atomi
     b->nodes = 0;
     b->node_limit = l->nodes;
     b->aborted = false;
-    b->start_ms = search_limits_now_ms();
+    b->start_ms = monotonic_ms();
     b->hard_ms = search_time_budget(l, side, &b->soft_ms);
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "search.h"
 
 typedef struct SearchBudget {
@@ -19,16 +20,13 @@ typedef struct SearchBudget {
     bool aborted;                       /* a limit was reached: the search unwinds */
 } SearchBudget;
 
-/* The monotonic clock in milliseconds. */
-int64_t search_limits_now_ms(void);
-
 /* Starts the budget of a search under l with side to move at the root; no node counted yet. */
 void search_limits_start(SearchBudget *b, const SearchLimits *l, int side, atomic_bool *stop);
 
 /* Milliseconds since the search started. */
 static inline int64_t search_limits_elapsed(const SearchBudget *b)
 {
-    return search_limits_now_ms() - b->start_ms;
+    return monotonic_ms() - b->start_ms;
 }
 
 /* Whether the search must end now (and from now on): called before a node is counted. */

@@ -6,6 +6,7 @@
  * behind the one that got the largest subtree. */
 #include "perft.h"
 
+#include "clock.h"
 #include "split.h"
 
 #include <omp.h>
@@ -112,7 +113,7 @@ int perft_job_run(const PerftJob *job, PerftResult *out)
             progress.work_total += units.v[i].work;
         }
     const Rules rules = job->rules;
-    const double start = omp_get_wtime();
+    const double start = monotonic_seconds();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (size_t i = 0; i < units.n; i++) {
         const Unit *u = &units.v[i];
@@ -128,7 +129,7 @@ int perft_job_run(const PerftJob *job, PerftResult *out)
                 job->progress(&progress, job->progress_ctx);
         }
     }
-    out->seconds = omp_get_wtime() - start;
+    out->seconds = monotonic_seconds() - start;
     for (size_t i = 0; i < out->n_root; i++)
         out->nodes += out->root[i].nodes;
     out->units = units.n;

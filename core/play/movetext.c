@@ -93,7 +93,7 @@ typedef struct Reader {
 static bool read_turn(Reader *rd, const char *text, TurnList *out, char *err, size_t errlen)
 {
     Turn t;
-    char why[256];
+    char why[ERRMSG_LEN];
     if (!notation_turn_from_text(&rd->cur, rd->r, text, &t, why, sizeof why)) {
         errmsg_set(err, errlen, "move %d (%s), turn '%s': %s", rd->number, side_name(rd->side),
                    text, why);

@@ -5,9 +5,9 @@
 #include "eval.h"
 
 #include "board.h"
+#include "errmsg.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,22 +169,16 @@ static bool is_integer_text(const char *s)
 int eval_param_set(EvalParams *p, const char *name, const char *value, char *err, size_t errlen)
 {
     const EvalParamInfo *info = eval_param_find(name);
-    if (!info) {
-        snprintf(err, errlen, "unknown evaluation parameter '%s'", name);
-        return -1;
-    }
-    if (!is_integer_text(value)) {
-        snprintf(err, errlen, "%s: '%s' is not an integer (range %d..%d)", info->name, value,
-                 info->min, info->max);
-        return -1;
-    }
+    if (!info)
+        return errmsg_fail(err, errlen, "unknown evaluation parameter '%s'", name);
+    if (!is_integer_text(value))
+        return errmsg_fail(err, errlen, "%s: '%s' is not an integer (range %d..%d)", info->name,
+                           value, info->min, info->max);
     /* strtol saturates on overflow, which is outside every range. */
     long v = strtol(value, NULL, 10);
-    if (v < info->min || v > info->max) {
-        snprintf(err, errlen, "%s: %s is out of range %d..%d", info->name, value, info->min,
-                 info->max);
-        return -1;
-    }
+    if (v < info->min || v > info->max)
+        return errmsg_fail(err, errlen, "%s: %s is out of range %d..%d", info->name, value,
+                           info->min, info->max);
     *eval_param_ref(p, info) = (int)v;
     return 0;
 }

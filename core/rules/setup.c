@@ -3,15 +3,15 @@
  * numbering) and seeded random arrays for the random-array variants. */
 #include "setup.h"
 
+#include "errmsg.h"
 #include "rng.h"
 
 #include <assert.h>
-#include <stdio.h>
 #include <string.h>
 
 void setup_start(Setup *s, const Variant *v)
 {
-    char err[160];
+    char err[ERRMSG_LEN];
     int rc = setup_from_fen(s, v, v->start_fen, err, sizeof err);
     /* The variant table is fixed data and the tests read every start_fen: a failure is a bug. */
     assert(rc == 0);
@@ -65,17 +65,11 @@ static void setup_from_back_rank(Setup *s, const Variant *v, const PieceType bac
 
 int setup_chess960(Setup *s, const Variant *v, int number, char *err, size_t errlen)
 {
-    if (!v || v->files != 8 || !v->random_array) {
-        if (err && errlen > 0)
-            snprintf(err, errlen, "variant %s has no numbered Chess960 start arrays",
-                     v ? v->name : "(none)");
-        return -1;
-    }
-    if (number < 0 || number > 959) {
-        if (err && errlen > 0)
-            snprintf(err, errlen, "Chess960 start array number %d is outside 0-959", number);
-        return -1;
-    }
+    if (!v || v->files != 8 || !v->random_array)
+        return errmsg_fail(err, errlen, "variant %s has no numbered Chess960 start arrays",
+                           v ? v->name : "(none)");
+    if (number < 0 || number > 959)
+        return errmsg_fail(err, errlen, "Chess960 start array number %d is outside 0-959", number);
     /* Scharnagl: the number's mixed-radix digits place the light bishop (b d f h), the dark
      * bishop (a c e g), the queen on the free files, then one of the ten knight pairs; the
      * rooks and king fill the last three files. */

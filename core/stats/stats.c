@@ -4,8 +4,9 @@
 #include "stats.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
+
+#include "errmsg.h"
 
 #define Z95 1.96
 /* fishtest's LLRcalc.regularize: the count given to a class nobody has seen. */
@@ -176,16 +177,17 @@ bool stats_sprt_init(Sprt *t, double elo0, double elo1, double alpha, double bet
 {
     memset(t, 0, sizeof *t);
     if (!valid_sprt_elo(elo0) || !valid_sprt_elo(elo1)) {
-        snprintf(err, errlen, "SPRT: elo0 and elo1 must be finite and within +-%.0f (got %g, %g)",
-                 MAX_SPRT_ELO, elo0, elo1);
+        errmsg_set(err, errlen, "SPRT: elo0 and elo1 must be finite and within +-%.0f (got %g, %g)",
+                   MAX_SPRT_ELO, elo0, elo1);
         return false;
     }
     if (!(elo0 < elo1)) {
-        snprintf(err, errlen, "SPRT: elo0 (%g) must be less than elo1 (%g)", elo0, elo1);
+        errmsg_set(err, errlen, "SPRT: elo0 (%g) must be less than elo1 (%g)", elo0, elo1);
         return false;
     }
     if (!(alpha > 0.0 && alpha <= 0.5) || !(beta > 0.0 && beta <= 0.5)) {
-        snprintf(err, errlen, "SPRT: alpha and beta must be in (0, 0.5] (got %g, %g)", alpha, beta);
+        errmsg_set(err, errlen, "SPRT: alpha and beta must be in (0, 0.5] (got %g, %g)", alpha,
+                   beta);
         return false;
     }
     t->elo0 = elo0;

@@ -51,7 +51,7 @@ int tune_analyse(const int (*material)[TUNE_PIECES], const uint64_t (*pairs)[PAI
     out->pieces = design_pieces(material, count);
     for (size_t t = 0; t < count; t++) {
         memcpy(out->pairs[t], pairs[t], sizeof out->pairs[t]);
-        char why[256];
+        char why[ERRMSG_LEN];
         if (tune_imbalance_from_pairs(&out->tests[t], material[t], pairs[t], why, sizeof why))
             return names ? errmsg_fail(out->reason, sizeof out->reason, "imbalance %s: %s",
                                        names[t], why)

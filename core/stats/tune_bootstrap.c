@@ -59,7 +59,7 @@ int tune_bootstrap(const int (*material)[TUNE_PIECES], const uint64_t (*pairs)[P
     }
     int rc = 0;
     TuneValues fit;
-    char why[256];
+    char why[ERRMSG_LEN];
     /* the original data first, so that a refusal names its cause rather than a replicate's */
     for (size_t t = 0; t < count && rc == 0; t++)
         if (tune_imbalance_from_pairs(&tests[t], material[t], pairs[t], why, sizeof why))

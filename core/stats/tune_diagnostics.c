@@ -101,7 +101,7 @@ int tune_leave_one_out(const TuneImbalance *tests, size_t count, unsigned pieces
                            TUNE_QUANTITIES_MAX);
     for (size_t t = 0; t < count; t++) {
         double l, sigma;
-        char why[160];
+        char why[ERRMSG_LEN];
         if (tune_imbalance_logit(&tests[t], &l, &sigma, why, sizeof why))
             return errmsg_fail(err, errlen, "leave-one-out: imbalance test %zu: %s", t, why);
     }

@@ -87,7 +87,7 @@ int tune_imbalance_fit_logits(const TuneImbalance *tests, size_t count, unsigned
     for (size_t t = 0; t < count; t++) {
         const int *m = tests[t].material;
         double l, sigma;
-        char why[160];
+        char why[ERRMSG_LEN];
         if (tune_imbalance_logit(&tests[t], &l, &sigma, why, sizeof why))
             return errmsg_fail(err, errlen, "imbalance test %zu: %s", t, why);
         unsigned differs = 0;

@@ -298,7 +298,7 @@ int tune_regression_fit(const TuneSample *samples, size_t count, unsigned pieces
     out->loglik = ll;
     out->iterations = iter;
     out->groups = groups;
-    char why[200];
+    char why[ERRMSG_LEN];
     if (tune_values_to_pawns(&out->values, why, sizeof why) ||
         tune_values_to_pawns(&model, why, sizeof why))
         return regression_fail(out, err, errlen, why, iter);

@@ -23,6 +23,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "errmsg.h"
 #include "files.h"
 #include "run.h"
 
@@ -263,7 +264,7 @@ void slurm_cluster_stop(void)
     if (alive(SLURMCTLD)) {
         const char *cancel[] = { "scancel", "--quiet", "--user=root", NULL };
         client(cancel);
-        char err[256];
+        char err[ERRMSG_LEN];
         if (wait_until(no_jobs, NULL, 60, "every job ended", "the scratch directory", err,
                        sizeof err) != 0)
             fprintf(stderr, "slurm tests: %s\n", err);

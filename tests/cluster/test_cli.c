@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "files.h"
 #include "move.h"
 #include "position.h"
@@ -70,7 +71,7 @@ static char *expected_divide(const char *variant, const char *fen, int depth)
     const Variant *v = variant_by_name(variant);
     assert_non_null(v);
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     if (fen)
         assert_int_equal(setup_from_fen(&s, v, fen, err, sizeof err), 0);
     else
@@ -370,7 +371,7 @@ static void expect_exact(Subprocess *p, const char *want)
 static void start_uci(Subprocess *p)
 {
     char *const argv[] = { CARRERA_BIN, "uci", NULL };
-    char err[256];
+    char err[ERRMSG_LEN];
     if (subprocess_start(p, argv, err, sizeof err) != 0)
         fail_msg("%s", err);
 }

@@ -22,6 +22,7 @@
 
 #include <hdf5.h>
 
+#include "errmsg.h"
 #include "files.h"
 #include "h5read.h"
 #include "game.h"
@@ -90,7 +91,7 @@ static void random_game(GameRecord *r, const Match *m, const char *fen, uint64_t
     memset(r, 0, sizeof *r);
     Setup s;
     Position start;
-    char err[256];
+    char err[ERRMSG_LEN];
     assert_int_equal(setup_from_fen_rules(&s, m->cfg.variant, &m->cfg.rules, fen, err, sizeof err),
                      0);
     position_from_setup(&start, &s);
@@ -147,7 +148,7 @@ static double p1_score(int k, int result)
 static void record(MatchFile *h, const Match *m, uint64_t p)
 {
     GameRecord g[2];
-    char err[512];
+    char err[ERRMSG_LEN];
     make_pair(g, m, p);
     if (match_file_record_pair(h, p, g, err, sizeof err) != 0)
         fail_msg("%s", err);
@@ -345,7 +346,7 @@ static void check_row(const FileGame *row, const Match *m, uint64_t p, int k, co
     /* the moves, replayed from the opening, reach the game's final position */
     Setup s;
     Position start;
-    char err[256];
+    char err[ERRMSG_LEN];
     assert_int_equal(
         setup_from_fen_rules(&s, m->cfg.variant, &m->cfg.rules, row->opening, err, sizeof err), 0);
     position_from_setup(&start, &s);
@@ -734,7 +735,7 @@ static void moves_refs(const char *path, uint64_t offset[8], uint32_t length[8])
  * want. */
 static void assert_refused(const char *path, const Match *m, uint64_t row, const char *want)
 {
-    char err[512], where[64];
+    char err[ERRMSG_LEN], where[64];
     snprintf(where, sizeof where, "row %llu of /match/games: ", (unsigned long long)row);
     MatchFileDone done;
     assert_null(match_file_open_resume(path, &m->info, &done, err, sizeof err));

@@ -28,6 +28,7 @@
 
 #include <hdf5.h>
 
+#include "errmsg.h"
 #include "perft_result.h"
 #include "position.h"
 #include "setup.h"
@@ -145,7 +146,7 @@ static uint64_t serial_perft(const Case *c)
     if (c->turns)
         assert_true(turn_rules_parse(c->turns, &r.turns));
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     if (c->fen)
         assert_int_equal(setup_from_fen_rules(&s, v, &r, c->fen, err, sizeof err), 0);
     else

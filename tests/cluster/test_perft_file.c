@@ -21,6 +21,7 @@
 
 #include <hdf5.h>
 
+#include "errmsg.h"
 #include "files.h"
 #include "h5read.h"
 #include "perft_file.h"
@@ -55,7 +56,7 @@ static void job_make(Job *j, const char *variant, TurnRules turns, const char *f
     assert_non_null(j->v);
     j->r = (Rules){ turns, EP_CLASSIC };
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     if (fen)
         assert_int_equal(setup_from_fen_rules(&s, j->v, &j->r, fen, err, sizeof err), 0);
     else
@@ -79,7 +80,7 @@ static void job_make(Job *j, const char *variant, TurnRules turns, const char *f
 static void count_unit(const Job *j, WorkUnit *u, int rank)
 {
     Position p;
-    char err[256];
+    char err[ERRMSG_LEN];
     assert_int_equal(split_unit_position(u, j->v, &j->r, &p, err, sizeof err), 0);
     u->nodes = perft_turns(&p, &j->r, u->depth);
     u->rank = rank;
@@ -520,7 +521,7 @@ static void killed_child(Job *j, const char *path, bool create, size_t first, si
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        char err[512];
+        char err[ERRMSG_LEN];
         Split s;
         j->info.checkpoint_interval = interval;
         PerftFile *h = create ? perft_file_create(path, &j->info, &j->split, err, sizeof err)
@@ -935,7 +936,7 @@ static void test_disk_full(void **state)
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        char err[512];
+        char err[ERRMSG_LEN];
         signal(SIGXFSZ, SIG_IGN);
         /* the soft limit only, so that it can be lifted again before the exit handlers run
          * (a sanitizer's runtime writes at exit too) */
@@ -983,7 +984,7 @@ static void test_disk_full(void **state)
     assert_int_equal(WEXITSTATUS(st), 0);
 
     /* the checkpoint whose finish failed still holds every unit */
-    char err[512];
+    char err[ERRMSG_LEN];
     Split s;
     Job k;
     job_make(&k, "chess", TURNS_SINGLE, NULL, 2, 1);

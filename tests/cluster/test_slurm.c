@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "epd.h"
+#include "errmsg.h"
 #include "files.h"
 #include "perft_result.h"
 #include "pgn_games.h"
@@ -308,7 +309,7 @@ static char scratch[] = "/tmp/carrera-slurm-XXXXXX";
 static int cluster_up(void **state)
 {
     (void)state;
-    char err[1024];
+    char err[ERRMSG_LEN];
     if (slurm_cluster_start(scratch, err, sizeof err) != 0) {
         fprintf(stderr, "slurm tests: cannot start the cluster: %s\n", err);
         return -1;

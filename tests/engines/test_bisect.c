@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h> /* access */
 
+#include "errmsg.h"
 #include "move.h"
 #include "position.h"
 #include "run.h"
@@ -124,7 +125,7 @@ static bool is_en_passant(const char *fen, const char *text)
 {
     const Variant *v = variant_by_name("chess");
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     assert_int_equal(setup_from_fen(&s, v, fen, err, sizeof err), 0);
     Position p;
     position_from_setup(&p, &s);

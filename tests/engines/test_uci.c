@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "errmsg.h"
 #include "eval.h"
 #include "game.h"
 #include "setup.h"
@@ -32,7 +33,7 @@
 static void start(Subprocess *p)
 {
     char *const argv[] = { CARRERA_BIN, "uci", NULL };
-    char err[256];
+    char err[ERRMSG_LEN];
     if (subprocess_start(p, argv, err, sizeof err) != 0)
         fail_msg("%s", err);
 }

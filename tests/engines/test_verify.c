@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "files.h"
 #include "move.h"
 #include "position.h"
@@ -106,7 +107,7 @@ static int kind_in(const char *fen, const char *text, bool *to_queen)
 {
     const Variant *v = variant_by_name("chess");
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     assert_int_equal(setup_from_fen(&s, v, fen, err, sizeof err), 0);
     Position p;
     position_from_setup(&p, &s);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "errmsg.h"
 #include "perft_config.h"
 #include "eval_config.h"
 #include "fuzz.h"
@@ -26,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *path = fuzz_file(data + 1, size - 1, ".ini");
     if (!path)
         return 0;
-    char err[1024] = "";
+    char err[ERRMSG_LEN] = "";
     switch (data[0] % 3) {
     case 0: {
         PerftConfig c;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "epd.h"
+#include "errmsg.h"
 #include "fuzz.h"
 #include "openings.h"
 #include "position.h"
@@ -28,7 +29,7 @@ static void require(bool ok, const char *what, const char *fen)
 static void read_fen(const Variant *v, const Rules *r, const char *fen)
 {
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     if (setup_from_fen_rules(&s, v, r, fen, err, sizeof err) != 0) {
         require(err[0] != '\0', "refused without a message", fen);
         return;
@@ -68,7 +69,7 @@ static void read_openings(const Variant *v, const Rules *r, int plies, const uin
     };
     snprintf(c.openings_file, sizeof c.openings_file, "%s", path);
     Openings o;
-    char err[512];
+    char err[ERRMSG_LEN];
     if (openings_load(&o, &c, err, sizeof err) != 0) {
         require(err[0] != '\0', "opening file refused without a message", path);
         return;
@@ -91,7 +92,7 @@ static void read_suite(const uint8_t *data, size_t size)
             (e->ep_rule[0] && !ep_rule_parse(e->ep_rule, &r.ep)))
             continue;
         Setup s;
-        char err[256];
+        char err[ERRMSG_LEN];
         if (e->sp >= 0)
             setup_chess960(&s, v, e->sp, err, sizeof err);
         else

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "errmsg.h"
 #include "fuzz.h"
 #include "match_file.h"
 #include "match_games.h"
@@ -40,7 +41,7 @@ static void resume_perft(const char *path, const Provenance *prov)
                                 .prov = prov,
                                 .checkpoint_interval = 3600 };
     Split split;
-    char err[1024] = "";
+    char err[ERRMSG_LEN] = "";
     PerftFile *h = perft_file_open_resume(path, &job, &split, err, sizeof err);
     if (!h) {
         require_message(err);
@@ -51,7 +52,7 @@ static void resume_perft(const char *path, const Provenance *prov)
     for (size_t i = 0; i < split.n_units && ok; i++) {
         WorkUnit *u = &split.units[i];
         Position p;
-        char why[256];
+        char why[ERRMSG_LEN];
         if (split_unit_position(u, chess, &job.rules, &p, why, sizeof why) != 0)
             continue;
         if (u->nodes == UNIT_NOT_DONE) {
@@ -73,7 +74,7 @@ static void resume_match(const char *path, const Provenance *prov, const MatchCo
 {
     const MatchFileInfo info = { .cfg = cfg, .prov = prov };
     RegressionData d;
-    char err[1024] = "";
+    char err[ERRMSG_LEN] = "";
     if (match_games_sample((const char *const[]){ path }, 1, 0, &d, err, sizeof err) == 0)
         regression_free(&d);
     else
@@ -94,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static MatchConfig cfg;
     static bool ready;
     if (!ready) {
-        char err[1024];
+        char err[ERRMSG_LEN];
         if (match_config_read(CARRERA_FUZZ_H5MATCH, &cfg, err, sizeof err) != 0) {
             fprintf(stderr, "fuzz_h5: %s\n", err);
             abort();

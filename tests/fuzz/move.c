@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "fuzz.h"
 #include "game.h"
 #include "move.h"
@@ -37,7 +38,7 @@ static bool same_turn(const Turn *a, const Turn *b)
 /* Reads each white-space separated token as a turn of the current position. */
 static void read_turns(Position *p, const Rules *r, char *text)
 {
-    char err[512];
+    char err[ERRMSG_LEN];
     for (char *tok = strtok(text, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
         if (r->turns == TURNS_SINGLE) {
             Move m;
@@ -73,7 +74,7 @@ static void read_record(const Position *start, const Rules *r, const char *text)
 {
     TurnList list = { 0 };
     Position end;
-    char err[512];
+    char err[ERRMSG_LEN];
     if (notation_game_from_text(start, r, text, &list, &end, err, sizeof err) && list.n > 0) {
         size_t len = RECORD_TEXT_MAX(list.n);
         char *out = malloc(len);
@@ -140,7 +141,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         } else {
             moves = text + strlen(text);
         }
-        char err[256];
+        char err[ERRMSG_LEN];
         if (setup_from_fen_rules(&s, v, &r, text, err, sizeof err) != 0)
             setup_start(&s, v);
     }

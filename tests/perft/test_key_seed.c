@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "files.h"
 #include "h5read.h"
 #include "perft.h"
@@ -70,7 +71,7 @@ static void position_of(int i, Position *p)
     const Variant *v = variant_by_name(CASES[i].variant);
     const Rules r = { CASES[i].turns, EP_CLASSIC };
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     if (!CASES[i].fen)
         setup_start(&s, v);
     else if (setup_from_fen_rules(&s, v, &r, CASES[i].fen, err, sizeof err) != 0)

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "move.h"
 #include "position.h"
 #include "rng.h"
@@ -58,13 +59,13 @@ typedef struct Divide {
 /* The engine stays up across the variants: its start-up costs more than a position. */
 static Subprocess engine;
 static bool engine_up;
-static char engine_error[512];
+static char engine_error[ERRMSG_LEN + 128]; /* the error and the advice after it */
 
 static int start_engine(void **state)
 {
     (void)state;
     char *const argv[] = { CARRERA_FAIRY_STOCKFISH, NULL };
-    char err[256];
+    char err[ERRMSG_LEN];
     if (subprocess_start(&engine, argv, err, sizeof err) != 0) {
         snprintf(engine_error, sizeof engine_error,
                  "%s. The oracle test needs Fairy-Stockfish (Debian package fairy-stockfish; "

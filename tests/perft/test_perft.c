@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "epd.h"
+#include "errmsg.h"
 #include "perft_ref.h"
 #include "position.h"
 #include "rng.h"
@@ -34,7 +35,7 @@ static void check_file(const char *file, const char *default_variant, uint64_t l
         const Variant *v = variant_by_name(e[i].variant[0] ? e[i].variant : default_variant);
         assert_non_null(v);
         Setup s;
-        char err[256];
+        char err[ERRMSG_LEN];
         if (setup_from_fen(&s, v, e[i].fen, err, sizeof err) != 0)
             fail_msg("%s:%d: %s", file, e[i].line, err);
         Position p;
@@ -176,7 +177,7 @@ static void compare_with_reference(const Position *p, int depth)
     }
 
     Setup back;
-    char err[256];
+    char err[ERRMSG_LEN];
     if (setup_from_fen(&back, s.variant, fen, err, sizeof err) != 0)
         fail_msg("%s: written FEN does not read back: %s", fen, err);
     Position q;
@@ -217,7 +218,7 @@ static void make_in_place_and_castling(void **state)
 {
     (void)state;
     Setup s;
-    char err[256], fen[FEN_MAX];
+    char err[ERRMSG_LEN], fen[FEN_MAX];
     assert_int_equal(setup_from_fen(&s, variant_by_name("chess960"),
                                     "6k1/8/8/8/8/8/8/6KR w H - 0 1", err, sizeof err),
                      0);

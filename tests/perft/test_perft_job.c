@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "epd.h"
+#include "errmsg.h"
 #include "perft.h"
 
 static const int THREADS[] = { 1, 2, 3 };
@@ -25,7 +26,7 @@ static const size_t SPAN[] = { 0, 0, 0, 0, 1 << 24 };
 static void position_of(const char *variant, const char *fen, const Rules *r, Position *p)
 {
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     const Variant *v = variant_by_name(variant);
     assert_non_null(v);
     if (!fen)

@@ -10,11 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cmocka.h>
 
+#include "clock.h"
 #include "epd.h"
+#include "errmsg.h"
 #include "perft_ref.h"
 
 /* Each position is checked at its deepest published depth with at most this many nodes, so the
@@ -56,7 +57,7 @@ static bool attacked(const Setup *s, const char *name, int by)
 
 static void from_fen(Setup *s, const char *variant, const char *fen)
 {
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     const Variant *v = variant_by_name(variant);
     assert_non_null(v);
     if (setup_from_fen(s, v, fen, err, sizeof err) != 0)
@@ -253,13 +254,6 @@ static void en_passant_and_promotion(void **state)
 
 /* ---- Perft against the reference files ---- */
 
-static double now(void)
-{
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int chosen_depth(const EpdEntry *e)
 {
     for (int d = e->max_depth; d >= 1; d--)
@@ -279,13 +273,13 @@ static void check_file(const char *file, const char *default_variant)
         fail_msg("cannot read %s (or it is empty)", file);
     int failures = 0;
     uint64_t total = 0;
-    double start = now();
+    double start = monotonic_seconds();
     for (int i = 0; i < n; i++) {
         const EpdEntry *e = &entries[i];
         const char *name = e->variant[0] ? e->variant : default_variant;
         const Variant *v = variant_by_name(name);
         Setup s;
-        char err[256] = "";
+        char err[ERRMSG_LEN] = "";
         int d = chosen_depth(e);
         if (!v || d == 0 || setup_from_fen(&s, v, e->fen, err, sizeof err) != 0) {
             print_error("%s:%d: %s: %s\n", file, e->line,
@@ -304,7 +298,7 @@ static void check_file(const char *file, const char *default_variant)
             failures++;
         }
     }
-    double secs = now() - start;
+    double secs = monotonic_seconds() - start;
     print_message("%s: %d positions, %llu leaf nodes in %.2f s (%.2f M leaves/s)\n", file, n,
                   (unsigned long long)total, secs, secs > 0 ? (double)total / secs * 1e-6 : 0.0);
     free(entries);

@@ -11,12 +11,13 @@
 
 #include <cmocka.h>
 
+#include "errmsg.h"
 #include "perft_stats.h"
 
 static void position_of(const char *variant, const char *fen, Position *p)
 {
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     const Variant *v = variant_by_name(variant);
     if (!fen)
         setup_start(&s, v);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "epd.h"
+#include "errmsg.h"
 #include "perft.h"
 #include "position.h"
 #include "setup.h"
@@ -56,7 +57,7 @@ static void entry_position(const EpdEntry *e, Position *p, Rules *r)
         (e->ep_rule[0] && !ep_rule_parse(e->ep_rule, &r->ep)))
         fail_msg("perft-tables.epd line %d: bad ;V, ;T or ;E field", e->line);
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     if (setup_from_fen_rules(&s, v, r, e->fen, err, sizeof err) != 0)
         fail_msg("perft-tables.epd line %d: %s", e->line, err);
     position_from_setup(p, &s);

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "epd.h"
+#include "errmsg.h"
 #include "split.h"
 
 /* Leaves of the split paths a case may walk (twice: split and check), to keep the test quick. */
@@ -26,7 +27,7 @@
 static void position_of(const char *variant, const char *fen, const Rules *r, Position *p)
 {
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     const Variant *v = variant_by_name(variant);
     assert_non_null(v);
     if (!fen)
@@ -150,7 +151,7 @@ static uint64_t check_split(const Position *root, const Rules *r, int depth, int
         assert_true(u->multiplicity >= 1);
         assert_true(depth == 0 ? u->root == UNIT_NO_ROOT : u->root < s.n_root);
         Position p;
-        char err[256];
+        char err[ERRMSG_LEN];
         if (split_unit_position(u, root->variant, r, &p, err, sizeof err) != 0)
             fail_msg("unit %zu: %s: %s", i, u->fen, err);
         Setup setup;

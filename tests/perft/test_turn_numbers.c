@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "epd.h"
+#include "errmsg.h"
 #include "perft.h"
 #include "turn_ref.h"
 
@@ -32,7 +33,7 @@ static void numbers_file(void **state)
         if (!v || !turn_rules_parse(e[i].turns, &r.turns) || !ep_rule_parse(e[i].ep_rule, &r.ep))
             fail_msg("line %d: bad ;V, ;T or ;E field", e[i].line);
         Setup s;
-        char err[256];
+        char err[ERRMSG_LEN];
         if (setup_from_fen_rules(&s, v, &r, e[i].fen, err, sizeof err) != 0)
             fail_msg("line %d: %s", e[i].line, err);
         Position p;

@@ -11,10 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cmocka.h>
 
+#include "clock.h"
+#include "errmsg.h"
 #include "perft_ref.h"
 #include "position.h"
 #include "rng.h"
@@ -47,13 +48,6 @@ static const Rules GALVIN = { TURNS_GALVIN, EP_CLASSIC };
 static const Rules BENNEKOM = { TURNS_BENNEKOM, EP_CLASSIC };
 static const Rules BENNEKOM_MODERN = { TURNS_BENNEKOM, EP_MODERN };
 static const Rules EXTRAMOVE = { TURNS_EXTRAMOVE, EP_CLASSIC };
-
-static double now(void)
-{
-    struct timespec t;
-    timespec_get(&t, TIME_UTC);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static const char *rules_text(const Rules *r)
 {
@@ -203,7 +197,7 @@ typedef struct Case {
 
 static void load(Setup *s, const char *variant, const Rules *r, const char *fen)
 {
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     const Variant *v = variant_by_name(variant);
     assert_non_null(v);
     if (setup_from_fen_rules(s, v, r, fen, err, sizeof err) != 0)
@@ -686,7 +680,7 @@ static void balanced_first_turn_is_single(void **state)
 static bool fen_ok(const Rules *r, const char *fen)
 {
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     return setup_from_fen_rules(&s, variant_by_name("chess"), r, fen, err, sizeof err) == 0;
 }
 
@@ -736,9 +730,9 @@ static void start_positions(void **state)
             Position p;
             setup_start(&s, variant_by_name(variants[v]));
             position_from_setup(&p, &s);
-            double t0 = now();
+            double t0 = monotonic_seconds();
             uint64_t a = ref_perft_turns(&s, r, depth);
-            double t1 = now();
+            double t1 = monotonic_seconds();
             uint64_t b = perft_turns(&p, r, depth);
             print_message("start %-10s %-27s turns D%d %12llu  (reference %.2f s)\n", variants[v],
                           rules_text(r), depth, (unsigned long long)a, t1 - t0);
@@ -909,7 +903,7 @@ static int compare_position(const Setup *s, const Position *p, const Rules *r, b
 static void random_positions(const Rules *r, int count, int deep_every, uint64_t seed)
 {
     static const char *VARIANTS[4] = { "chess", "chess960", "capablanca", "caparandom" };
-    double t0 = now();
+    double t0 = monotonic_seconds();
     int bad = 0, over = 0, eps = 0, path = 0, two_ep = 0, deep = 0;
     for (int game = 0; game < count && bad < 5; game++) {
         Rng rng = rng_new(seed * 1000003u + (uint64_t)game);
@@ -965,7 +959,7 @@ static void random_positions(const Rules *r, int count, int deep_every, uint64_t
     }
     print_message("%-28s %d positions (%d deep, %d with en passant, %d games over), %d more on the "
                   "way (%d with a double en passant turn): %.1f s\n",
-                  rules_text(r), count, deep, eps, over, path, two_ep, now() - t0);
+                  rules_text(r), count, deep, eps, over, path, two_ep, monotonic_seconds() - t0);
     assert_int_equal(bad, 0);
 }
 

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "check_config.h"
+#include "errmsg.h"
 #include "perft_config.h"
 #include "eval_config.h"
 #include "ini_file.h"
@@ -91,7 +92,7 @@ static void error_fixtures(void **state)
 static void expect_text_error(const char *text, const char *want)
 {
     PerftConfig c;
-    char err[1024];
+    char err[ERRMSG_LEN];
     if (perft_config_parse(text, "job.ini", &c, err, sizeof err) == 0)
         fail_msg("accepted:\n%s", text);
     if (!strstr(err, want))
@@ -184,7 +185,7 @@ static void other_errors(void **state)
                             "marseillais rules: ");
     snprintf(text, sizeof text, "[perft]\nposition = %s\ndepth = 2\nturns = marseillais\n", two_ep);
     PerftConfig c;
-    char err[1024];
+    char err[ERRMSG_LEN];
     if (perft_config_parse(text, "job.ini", &c, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(c.setup.ep[1] != NO_SQUARE, 1);
@@ -204,7 +205,7 @@ static void defaults(void **state)
 {
     (void)state;
     PerftConfig c;
-    char err[1024];
+    char err[ERRMSG_LEN];
     const char *path = fixture("good-minimal.ini");
     if (perft_config_read(path, &c, err, sizeof err) != 0)
         fail_msg("%s", err);
@@ -257,7 +258,7 @@ static void every_key(void **state)
 {
     (void)state;
     PerftConfig c;
-    char err[1024];
+    char err[ERRMSG_LEN];
     if (perft_config_read(fixture("good-full.ini"), &c, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_string_equal(c.variant->name, "gothic");
@@ -396,7 +397,7 @@ static void ini_entries(void **state)
                        "[two]\n"
                        "a = 3";
     Ini ini;
-    char err[256];
+    char err[ERRMSG_LEN];
     assert_int_equal(ini_file_parse(text, "t.ini", &ini, err, sizeof err), 0);
     assert_null(ini.error);
     assert_string_equal(ini.name, "t.ini");
@@ -435,7 +436,7 @@ static void ini_entries(void **state)
 static void expect_ini_error(const char *text, const char *want)
 {
     Ini ini;
-    char err[1024];
+    char err[ERRMSG_LEN];
     assert_int_equal(ini_file_parse(text, "t.ini", &ini, err, sizeof err), 0);
     IniCheck c;
     ini_check_start(&c, &ini, err, sizeof err);
@@ -455,7 +456,7 @@ static void ini_duplicate_keys(void **state)
                      "t.ini:5: key 'x' given twice (first on line 3)");
     /* The repetition leaves the entries; the first occurrence stays where it was. */
     Ini ini;
-    char err[256];
+    char err[ERRMSG_LEN];
     assert_int_equal(
         ini_file_parse("[s]\nx = 1\ny = 2\nx = 3\nz = 4\n", "t.ini", &ini, err, sizeof err), 0);
     assert_int_equal(ini.entry_count, 3);
@@ -492,7 +493,7 @@ static void ini_other_errors(void **state)
 
     /* The validation's helpers, and the earliest error winning whoever finds it. */
     Ini ini;
-    char err[256];
+    char err[ERRMSG_LEN];
     assert_int_equal(
         ini_file_parse("k = 0\n[s]\nx = 1\n[t]\ny = 2\nnonsense\n", "t.ini", &ini, err, sizeof err),
         0);
@@ -603,7 +604,7 @@ static void eval_file_errors(void **state)
 static void expect_eval_error(const char *text, const char *section, const char *want)
 {
     Ini ini;
-    char err[1024];
+    char err[ERRMSG_LEN];
     assert_int_equal(ini_file_parse(text, "e.ini", &ini, err, sizeof err), 0);
     EvalParams p, before;
     eval_defaults(&p);
@@ -662,7 +663,7 @@ static void eval_names(void **state)
         for (int k = 0; k < 3; k++) {
             snprintf(text, sizeof text, "[eval]\n%s = %d\n", names[k], list[i].max);
             Ini ini;
-            char err[256];
+            char err[ERRMSG_LEN];
             assert_int_equal(ini_file_parse(text, "e.ini", &ini, err, sizeof err), 0);
             EvalParams p, want;
             eval_defaults(&p);
@@ -683,7 +684,7 @@ static void eval_partial(void **state)
     EvalParams p, want;
     eval_defaults(&p);
     want = p;
-    char err[1024];
+    char err[ERRMSG_LEN];
     if (eval_config_read(fixture("eval-good-partial.ini"), &p, err, sizeof err) != 0)
         fail_msg("%s", err);
     want.value_mg[ARCHBISHOP] = 850;

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "errmsg.h"
 #include "setup.h"
 #include "variant.h"
 
@@ -33,7 +34,7 @@ static Engine *new_engine(void)
 {
     EvalParams params;
     eval_defaults(&params);
-    char err[256];
+    char err[ERRMSG_LEN];
     Engine *e = engine_new(4, &params, err, sizeof err);
     if (!e)
         fail_msg("engine_new: %s", err);
@@ -45,7 +46,7 @@ static EngineResult search_nodes(Engine *e, uint64_t nodes)
     EngineGo go = { .limits = search_limits_none() };
     go.limits.nodes = nodes;
     EngineResult r;
-    char err[256];
+    char err[ERRMSG_LEN];
     if (engine_search(e, &go, &r, err, sizeof err) != 0)
         fail_msg("engine_search: %s", err);
     return r;
@@ -59,7 +60,7 @@ static void test_search_is_the_searchers(void **state)
     Position start = start_of("chess");
     const char *moves[] = { "e2e4,d2d4", "d7d5,d5e4" };
     Engine *e = new_engine();
-    char err[256];
+    char err[ERRMSG_LEN];
     assert_int_equal(engine_new_game(e, &start, &rules, false, err, sizeof err), 0);
     assert_int_equal(engine_set_position_text(e, &start, &rules, false, moves, 2, err, sizeof err),
                      2);
@@ -101,7 +102,7 @@ static void test_growing_game(void **state)
     Game g;
     assert_true(game_init(&g, &start, &rules, false));
     Engine *grown = new_engine(), *whole = new_engine();
-    char err[256];
+    char err[ERRMSG_LEN];
     assert_int_equal(engine_new_game(grown, &start, &rules, false, err, sizeof err), 0);
     for (int i = 0; i < 12; i++) {
         EngineResult r = search_nodes(grown, 300);
@@ -137,7 +138,7 @@ static void test_illegal_turn_and_options(void **state)
     Position start = start_of("chess");
     const char *moves[] = { "e2e4", "e7e5", "e1e3", "g8f6" };
     Engine *e = new_engine();
-    char err[256];
+    char err[ERRMSG_LEN];
     assert_int_equal(engine_set_position_text(e, &start, &rules, false, moves, 4, err, sizeof err),
                      2);
     assert_int_equal(engine_game(e)->n_turns, 2);
@@ -182,7 +183,7 @@ static void *search_in_background(void *arg)
         .limits = search_limits_none(), .stop = &b->stop, .report = note_started, .ctx = b
     };
     go.limits.infinite = true;
-    char err[256];
+    char err[ERRMSG_LEN];
     b->rc = engine_search(b->engine, &go, &b->result, err, sizeof err);
     return NULL;
 }
@@ -201,7 +202,7 @@ static void test_changes_during_a_search_fail(void **state)
         struct timespec pause = { 0, 1000000 };
         nanosleep(&pause, NULL);
     }
-    char err[256];
+    char err[ERRMSG_LEN];
     const Rules rules = { TURNS_SINGLE, EP_CLASSIC };
     Position start = start_of("chess");
     const char *moves[] = { "e2e4" };

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "errmsg.h"
 #include "eval.h"
 #include "rng.h"
 
@@ -20,7 +21,7 @@
 static void load(Position *p, const char *variant, const char *fen)
 {
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     const Variant *v = variant_by_name(variant);
     assert_non_null(v);
     if (setup_from_fen(&s, v, fen, err, sizeof err) != 0)
@@ -274,7 +275,7 @@ static void parameter_table(void **state)
 
 static void set_fails(EvalParams *p, const char *name, const char *value, const char *expect)
 {
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     EvalParams before = *p;
     if (eval_param_set(p, name, value, err, sizeof err) == 0)
         fail_msg("%s = '%s' accepted", name, value);
@@ -288,7 +289,7 @@ static void parameter_setting(void **state)
     (void)state;
     EvalParams p;
     eval_defaults(&p);
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     assert_int_equal(eval_param_set(&p, "valueArchbishopMG", "800", err, sizeof err), 0);
     assert_int_equal(p.value_mg[ARCHBISHOP], 800);
     assert_int_equal(eval_param_set(&p, "CenterKingMg", "-12", err, sizeof err), 0);
@@ -328,7 +329,7 @@ static void archbishop_value_is_tapered(void **state)
         load(&pos, "capablanca", fens[f]);
         EvalParams p;
         static Eval e;
-        char err[256];
+        char err[ERRMSG_LEN];
         eval_defaults(&p);
         eval_prepare(&e, &p);
         const int base = evaluate(&e, &pos);
@@ -367,7 +368,7 @@ static int contribution_at(const Position *pos, const char *const names[], int n
     eval_defaults(&p);
     eval_prepare(&e, &p);
     int with = evaluate(&e, pos);
-    char err[256];
+    char err[ERRMSG_LEN];
     for (int i = 0; i < n; i++)
         if (eval_param_set(&p, names[i], "0", err, sizeof err) != 0)
             fail_msg("%s", err);

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "errmsg.h"
 #include "game.h"
 
 static const Rules SINGLE = { TURNS_SINGLE, EP_CLASSIC },
@@ -24,7 +25,7 @@ static void position_of(Position *p, const char *vname, const Rules *r, const ch
     if (!v)
         fail_msg("no variant %s", vname);
     Setup s;
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     if (setup_from_fen_rules(&s, v, r, fen, err, sizeof err) != 0)
         fail_msg("%s \"%s\" rejected: %s", vname, fen, err);
     position_from_setup(p, &s);

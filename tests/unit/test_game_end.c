@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "errmsg.h"
 #include "turn.h"
 
 static const Rules SINGLE = { TURNS_SINGLE, EP_CLASSIC },
@@ -21,7 +22,7 @@ static const Rules SINGLE = { TURNS_SINGLE, EP_CLASSIC },
 static GameEnd end_of(const char *fen, const Rules *r)
 {
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     if (setup_from_fen_rules(&s, variant_by_name("chess"), r, fen, err, sizeof err) != 0)
         fail_msg("%s: %s", fen, err);
     Position p;
@@ -71,7 +72,7 @@ static void galvin_king_captured(void **state)
     /* Under Galvin's rules Black's king may stand attacked with White to move; Qxa8 captures it
      * and ends the turn and the game. */
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     assert_int_equal(setup_from_fen_rules(&s, variant_by_name("chess"), &GALVIN,
                                           "k7/8/8/8/8/8/Q7/K7 w - - 0 5", err, sizeof err),
                      0);

@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "errmsg.h"
 #include "imbalance.h"
 #include "setup.h"
 #include "variant.h"
@@ -27,7 +28,7 @@ static void test_parse(void **state)
 {
     (void)state;
     Imbalance im;
-    char err[256];
+    char err[ERRMSG_LEN];
     int diff[MATERIAL_TYPES];
     assert_int_equal(imbalance_parse("Q:A", &im, err, sizeof err), 0);
     imbalance_vector(&im, diff);
@@ -80,7 +81,7 @@ static void test_apply(void **state)
     Rules single = { TURNS_SINGLE, EP_CLASSIC };
     for (size_t t = 0; t < sizeof tests / sizeof *tests; t++) {
         Imbalance im;
-        char err[256];
+        char err[ERRMSG_LEN];
         assert_int_equal(imbalance_parse(tests[t], &im, err, sizeof err), 0);
         int x[MATERIAL_TYPES] = { 0 }, y[MATERIAL_TYPES] = { 0 };
         for (int i = 0; i < im.n_keep; i++)
@@ -126,7 +127,7 @@ static void test_pair_symmetric(void **state)
     static const char *const tests[] = { "P", "PP", "N:PPP", "R:NPP", "A:RNP", "C:RNP", "BN:RP" };
     for (size_t t = 0; t < sizeof tests / sizeof *tests; t++) {
         Imbalance im;
-        char err[256];
+        char err[ERRMSG_LEN];
         assert_int_equal(imbalance_parse(tests[t], &im, err, sizeof err), 0);
         int taken[MAX_FILES] = { 0 };
         for (uint64_t seed = 0; seed < 300; seed++) {
@@ -172,7 +173,7 @@ static void test_missing_piece(void **state)
     Setup s;
     setup_start(&s, variant_by_name("janus")); /* no Chancellor */
     Imbalance im;
-    char err[256];
+    char err[ERRMSG_LEN];
     assert_int_equal(imbalance_parse("Q:A", &im, err, sizeof err), 0);
     Rng rng = rng_new(1);
     assert_int_equal(imbalance_apply(&im, &s, BLACK, &rng, err, sizeof err), 0);

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "errmsg.h"
 #include "notation.h"
 #include "movetext.h"
 #include "rng.h"
@@ -33,7 +34,7 @@ static const Variant *variant(const char *name)
 static Position load(const char *vname, const char *fen, const Rules *r)
 {
     Setup s;
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     if (!fen)
         setup_start(&s, variant(vname));
     else if (setup_from_fen_rules(&s, variant(vname), r, fen, err, sizeof err) != 0)
@@ -78,7 +79,7 @@ static void check_san(const Position *p, const char *uci, const char **texts, in
 static void check_bad_move(const Position *p, const char *text, const char *needle, int line)
 {
     Move m;
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     if (notation_move_from_san(p, text, &m, err, sizeof err))
         fail_msg("line %d: '%s' was accepted", line, text);
     if (!strstr(err, needle))
@@ -92,7 +93,7 @@ static size_t check_record(const Position *p, const Rules *r, const char *text, 
                            int line)
 {
     TurnList l = { 0 };
-    char err[256] = "", out[4096];
+    char err[ERRMSG_LEN] = "", out[4096];
     if (!notation_game_from_text(p, r, text, &l, NULL, err, sizeof err))
         fail_msg("line %d: \"%s\" not read: %s", line, text, err);
     if (!notation_game_to_text(p, r, l.v, l.n, out, sizeof out, err, sizeof err))
@@ -110,7 +111,7 @@ static void check_bad_record(const Position *p, const Rules *r, const char *text
                              const char *needle, int line)
 {
     TurnList l = { 0 };
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     bool ok = notation_game_from_text(p, r, text, &l, NULL, err, sizeof err);
     turn_list_free(&l);
     if (ok)
@@ -129,7 +130,7 @@ static void test_source_example(void **state)
     Position p = load("chess", NULL, &MARSEILLAIS);
     const char *line = "1.Nf3/Nc3//b6/g6 2.b3/Bb2//Bb7/e5";
     TurnList l = { 0 };
-    char err[256] = "", out[256];
+    char err[ERRMSG_LEN] = "", out[256];
     assert_true(notation_game_from_text(&p, &MARSEILLAIS, line, &l, NULL, err, sizeof err));
     assert_int_equal(l.n, 4);
     const char *uci[] = { "g1f3/b1c3", "b7b6/g7g6", "b2b3/c1b2", "c8b7/e7e5" };
@@ -299,7 +300,7 @@ static void test_en_passant(void **state)
     /* Classic Marseillais: two pawns that double-stepped may both be taken, one per movement. */
     Position p = load("chess", "4k3/8/8/1Pp1pP2/8/8/8/4K3 w - c6,e6 0 5", &MARSEILLAIS);
     Turn t;
-    char err[256] = "", out[TURN_SAN_MAX];
+    char err[ERRMSG_LEN] = "", out[TURN_SAN_MAX];
     assert_true(notation_turn_from_text(&p, &MARSEILLAIS, "bxc6/fxe6", &t, err, sizeof err));
     assert_int_equal(move_kind(t.m[0]), MOVE_EN_PASSANT);
     assert_int_equal(move_kind(t.m[1]), MOVE_EN_PASSANT);
@@ -350,7 +351,7 @@ static void test_single_move_games(void **state)
     /* A record that ends at the end position. */
     TurnList l = { 0 };
     Position end;
-    char err[256] = "", fen[FEN_MAX];
+    char err[ERRMSG_LEN] = "", fen[FEN_MAX];
     p = load("chess", NULL, &SINGLE);
     assert_true(notation_game_from_text(&p, &SINGLE, "1.e4 c5 2.Nf3", &l, &end, err, sizeof err));
     Setup s;
@@ -381,7 +382,7 @@ static void test_errors(void **state)
     BAD_MOVE(&p, "Nf3Nf3Nf3Nf3Nf3Nf3Nf3Nf3", "too long");
 
     Move m;
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     assert_false(notation_move_from_san(&p, NULL, &m, err, sizeof err));
     assert_false(notation_move_from_san(&p, "Nf6", &m, NULL, 0)); /* no room for a message */
     char small[3];
@@ -472,7 +473,7 @@ static void random_game(const char *vname, const Rules *r, uint64_t seed, int ma
     Turn game[400];
     int n = 0;
     TurnList l = { 0 };
-    char err[256] = "", text[TURN_SAN_MAX];
+    char err[ERRMSG_LEN] = "", text[TURN_SAN_MAX];
     while (n < max_turns && position_turns(&p, r, &l) && l.n > 0) {
         for (int k = 0; k < 4; k++) {
             const Turn *t = &l.v[rng_below(&rng, l.n)];

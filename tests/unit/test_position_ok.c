@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "epd.h"
+#include "errmsg.h"
 #include "position.h"
 #include "rng.h"
 #include "turn.h"
@@ -34,7 +35,7 @@ static long accepted, kings_captured;
 
 static void must_accept(const Position *p, const Rules *r, const char *what)
 {
-    char why[256];
+    char why[ERRMSG_LEN];
     if (!position_is_ok(p, r, why, sizeof why)) {
         Setup s;
         char fen[FEN_MAX];
@@ -48,7 +49,7 @@ static void must_accept(const Position *p, const Rules *r, const char *what)
 
 static void must_refuse(const Position *p, const Rules *r, const char *says, const char *what)
 {
-    char why[256] = "";
+    char why[ERRMSG_LEN] = "";
     if (position_is_ok(p, r, why, sizeof why))
         fail_msg("%s: accepted", what);
     if (!strstr(why, says))
@@ -58,7 +59,7 @@ static void must_refuse(const Position *p, const Rules *r, const char *says, con
 static Position from_fen(const char *variant, const Rules *r, const char *fen)
 {
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     if (setup_from_fen_rules(&s, variant_by_name(variant), r, fen, err, sizeof err) != 0)
         fail_msg("%s: %s", fen, err);
     Position p;

@@ -19,6 +19,7 @@
 
 #include <hdf5.h>
 
+#include "errmsg.h"
 #include "files.h"
 #include "h5read.h"
 #include "game.h"
@@ -84,7 +85,7 @@ static void game_start(GameRecord *r, const Match *m, const char *fen)
     memset(r, 0, sizeof *r);
     Setup s;
     Position start;
-    char err[256];
+    char err[ERRMSG_LEN];
     if (setup_from_fen_rules(&s, m->cfg.variant, &m->cfg.rules, fen, err, sizeof err))
         fail_msg("%s: %s", fen, err);
     position_from_setup(&start, &s);
@@ -115,7 +116,7 @@ static void known_game(GameRecord *r, const Match *m, const char *fen, const cha
 
 static void record(Match *m, GameRecord g[2])
 {
-    char err[512];
+    char err[ERRMSG_LEN];
     if (match_file_record_pair(m->h, m->pairs++, g, err, sizeof err) != 0)
         fail_msg("%s", err);
     game_record_free(&g[0]);
@@ -124,7 +125,7 @@ static void record(Match *m, GameRecord g[2])
 
 static void match_close(Match *m)
 {
-    char err[512];
+    char err[ERRMSG_LEN];
     if (match_file_close(m->h, err, sizeof err) != 0)
         fail_msg("%s", err);
 }
@@ -199,7 +200,7 @@ static void write_known(const char *name)
 
 static void read_ok(const char *const *paths, size_t n, int skip, RegressionData *d)
 {
-    char err[512] = "";
+    char err[ERRMSG_LEN] = "";
     if (match_games_sample(paths, n, skip, d, err, sizeof err) != 0)
         fail_msg("%s", err);
 }
@@ -431,7 +432,7 @@ static void known_copy(char *out, size_t len, const char *name)
 static void refused(const char *path, const char *part)
 {
     RegressionData d;
-    char err[512] = "";
+    char err[ERRMSG_LEN] = "";
     if (match_games_sample((const char *[]){ path }, 1, 0, &d, err, sizeof err) != -1)
         fail_msg("%s was read", path);
     assert_contains(err, part);
@@ -444,7 +445,7 @@ static void test_bad_files(void **state)
     (void)state;
     char path[300];
     RegressionData d;
-    char err[512];
+    char err[ERRMSG_LEN];
     assert_int_equal(match_games_sample(NULL, 0, 0, &d, err, sizeof err), -1);
     assert_contains(err, "no match result files");
     path_in(path, sizeof path, "known.h5");

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "eval.h"
 #include "game.h"
 #include "move.h"
@@ -38,7 +39,7 @@ static Eval *eval_default(void)
 static Position from_fen(const char *variant, const Rules *r, const char *fen)
 {
     Setup s;
-    char err[256];
+    char err[ERRMSG_LEN];
     if (setup_from_fen_rules(&s, variant_by_name(variant), r, fen, err, sizeof err) != 0)
         fail_msg("bad test FEN '%s': %s", fen, err);
     Position p;
@@ -109,7 +110,7 @@ static Position random_mating_position(const char *variant, PieceType piece, Rng
             s.castle_rook[c][0] = s.castle_rook[c][1] = NO_SQUARE;
         setup_to_fen(&s, s.castling_text, fen, sizeof fen);
         Setup checked;
-        char err[256];
+        char err[ERRMSG_LEN];
         if (setup_from_fen_rules(&checked, v, &single, fen, err, sizeof err) != 0)
             continue; /* e.g. White in check with Black to move */
         Position p;

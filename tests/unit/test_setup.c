@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "epd.h"
+#include "errmsg.h"
 #include "move.h"
 #include "setup.h"
 
@@ -25,7 +26,7 @@ static const Variant *variant(const char *name)
 
 static void read_fen(Setup *s, const char *vname, const char *fen)
 {
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     if (setup_from_fen(s, variant(vname), fen, err, sizeof err) != 0)
         fail_msg("%s \"%s\" rejected: %s", vname, fen, err);
 }
@@ -41,7 +42,7 @@ static void write_fen(const Setup *s, FenCastling style, char out[FEN_MAX])
 static void check_rejects(const char *vname, const char *fen, const char *needle, int line)
 {
     Setup s;
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     if (setup_from_fen(&s, variant(vname), fen, err, sizeof err) != -1)
         fail_msg("line %d: %s \"%s\" was accepted", line, vname, fen);
     if (!strstr(err, needle))
@@ -326,7 +327,7 @@ static void test_chess960_numbering(void **state)
     assert_int_equal(n, 960);
     bool seen[960] = { false };
     const Variant *v = variant("chess960");
-    char err[128];
+    char err[ERRMSG_LEN];
     for (int i = 0; i < n; i++) {
         assert_true(e[i].sp >= 0 && e[i].sp < 960);
         seen[e[i].sp] = true;

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "errmsg.h"
 #include "stats.h"
 
 static void near(double got, double want, double tol, const char *what)
@@ -236,7 +237,7 @@ static void llr_signs_and_growth(void **state)
 static void sprt_bounds_and_decision(void **state)
 {
     (void)state;
-    char err[160];
+    char err[ERRMSG_LEN];
     Sprt t;
     assert_true(stats_sprt_init(&t, 0, 5, 0.05, 0.05, err, sizeof err));
     /* ln(0.05 / 0.95) = -2.94443897916644 */
@@ -279,7 +280,7 @@ static void sprt_bounds_and_decision(void **state)
 static void sprt_parameters(void **state)
 {
     (void)state;
-    char err[160];
+    char err[ERRMSG_LEN];
     Sprt t;
     assert_false(stats_sprt_init(&t, 5, 0, 0.05, 0.05, err, sizeof err));
     assert_non_null(strstr(err, "less than"));

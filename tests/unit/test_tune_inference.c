@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "chi2.h"
+#include "errmsg.h"
 #include "rng.h"
 #include "tune_analysis.h"
 #include "tune_bootstrap.h"
@@ -74,7 +75,7 @@ static TuneEstimate ratio(double ua, double up, double vaa, double vpp, double z
     cov[TUNE_A][TUNE_A] = vaa;
     cov[TUNE_P][TUNE_P] = vpp;
     TuneEstimate e;
-    char err[200];
+    char err[ERRMSG_LEN];
     if (tune_quantity_estimate(&q, u, cov, z, &e, err, sizeof err))
         fail_msg("%s", err);
     assert_false(isnan(e.value) || isnan(e.se) || isnan(e.lo) || isnan(e.hi));
@@ -114,7 +115,7 @@ static void fieller(void **state)
     /* refusals */
     const TuneQuantity q = { .name = "A/Q", .a[TUNE_A] = 1.0, .b[TUNE_Q] = 1.0 };
     double u[TUNE_PIECES] = { 0 }, cov[TUNE_PIECES][TUNE_PIECES] = { { 0 } };
-    char err[200] = "";
+    char err[ERRMSG_LEN] = "";
     assert_int_equal(tune_quantity_estimate(&q, u, cov, TUNE_Z95, &e, err, sizeof err), -1);
     assert_non_null(strstr(err, "A/Q: the denominator is 0"));
     u[TUNE_Q] = 1.0;
@@ -215,7 +216,7 @@ static void scaling(void **state)
     TuneFitQuality q;
     double chi2;
     int dof;
-    char err[200];
+    char err[ERRMSG_LEN];
     assert_int_equal(tune_imbalance_fit(t, 3, pn, &plain, &chi2, &dof, err, sizeof err), 0);
     assert_int_equal(tune_imbalance_fit_scaled(t, 3, pn, &scaled, &q, err, sizeof err), 0);
     /* the two pawn tests agree: chi2 = 0 < dof = 1, no scaling */
@@ -261,7 +262,7 @@ static void pawn_free(void **state)
     const unsigned pieces = TUNE_ALL & ~TUNE_BIT(TUNE_P) & ~TUNE_BIT(TUNE_C);
     TuneValues v;
     TuneFitQuality fq;
-    char err[300];
+    char err[ERRMSG_LEN];
     if (tune_imbalance_fit_scaled(t, 6, pieces, &v, &fq, err, sizeof err))
         fail_msg("%s", err);
     assert_false(v.has_pawn);
@@ -305,7 +306,7 @@ static void leave_one_out(void **state)
     const int biased = 7;
     t[biased].score += 0.07;
     TuneResidual r[TESTS];
-    char err[300];
+    char err[ERRMSG_LEN];
     if (tune_residuals(t, TESTS, BRACKET_PIECES, r, err, sizeof err))
         fail_msg("%s", err);
     double leverage = 0.0;
@@ -354,7 +355,7 @@ static void plan(void **state)
     const TunePairModel model = { .draw_rate = 0.2, .factor = 0.8 };
     const double value[TUNE_PIECES] = { 1, 3.5, 3.5, 5, 8, 8.5, 9.5 };
     const double pawn = 0.37;
-    char err[300];
+    char err[ERRMSG_LEN];
     /* one test: Var(u_P) = f (1 - d) / (2 s (1 - s) n) at s = logistic(0.37) */
     const int p_only[1][TUNE_PIECES] = { { 1 } };
     const double hundred = 100.0;
@@ -463,7 +464,7 @@ static double run_coverage(const TuneQuantity q[4], int pairs, int reps, int boo
     for (int k = 0; k < 4; k++)
         truth[k] = truth_of(&q[k]);
     Rng rng = rng_new(seed);
-    char err[300];
+    char err[ERRMSG_LEN];
     for (int rep = 0; rep < reps; rep++) {
         uint64_t n[BRACKET_TESTS][PAIR_CLASSES];
         TuneImbalance t[BRACKET_TESTS];
@@ -543,7 +544,7 @@ static void bootstrap_repeatable(void **state)
     TuneQuantity q[TUNE_QUANTITIES_MAX];
     const int nq = tune_quantities_default(BRACKET_PIECES, q);
     TuneBootstrap a, b;
-    char err[300];
+    char err[ERRMSG_LEN];
     assert_int_equal(tune_bootstrap(BRACKET, n, BRACKET_TESTS, BRACKET_PIECES, q, nq, 2000, 9, &a,
                                     err, sizeof err),
                      0);

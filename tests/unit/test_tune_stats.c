@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "errmsg.h"
 #include "spsa.h"
 #include "tune_imbalance.h"
 #include "tune_regression.h"
@@ -91,7 +92,7 @@ static void simulate_fit(uint64_t seed, int tests, int games, bool pairs, double
 {
     Rng rng = rng_new(seed);
     TuneImbalance t[DESIGN_TESTS];
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     for (int k = 0; k < tests; k++) {
         const double l = true_logit(DESIGN[k].m);
         if (pairs) {
@@ -142,7 +143,7 @@ static void imbalance_inputs(void **state)
     (void)state;
     const int qa[TUNE_PIECES] = { 0, 0, 0, 0, -1, 0, 1 };
     TuneImbalance t;
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     /* W60 D20 L20: s = .7, SE = .04 (test_stats' example). */
     assert_int_equal(tune_imbalance_from_wdl(&t, qa, 60, 20, 20, err, sizeof err), 0);
     near(t.score, 0.7, 1e-15, "wdl score");
@@ -216,7 +217,7 @@ static void fit_exact(void **state)
     TuneValues v;
     double chi2;
     int dof;
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     const unsigned pn = TUNE_BIT(TUNE_P) | TUNE_BIT(TUNE_N);
     if (tune_imbalance_fit(t, 2, pn, &v, &chi2, &dof, err, sizeof err))
         fail_msg("%s", err);
@@ -259,7 +260,7 @@ static void fit_normal_equations(void **state)
     TuneValues v;
     double chi2, want_chi2 = 0;
     int dof;
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     if (tune_imbalance_fit(t, DESIGN_TESTS, TUNE_ALL, &v, &chi2, &dof, err, sizeof err))
         fail_msg("%s", err);
     assert_int_equal(dof, DESIGN_TESTS - TUNE_PIECES);
@@ -377,7 +378,7 @@ static void fit_errors(void **state)
     TuneValues v;
     double chi2 = 1;
     int dof = 1;
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
 #define REFUSED(count, pieces, part)                                                               \
     do {                                                                                           \
         err[0] = 0;                                                                                \
@@ -442,7 +443,7 @@ static void bracket(void **state)
 {
     (void)state;
     double v, se;
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     assert_int_equal(tune_bracket(0.63, 0, 0.45, 0, &v, &se, err, sizeof err), 0);
     near(v, 0.726191682979278, 1e-12, "bracket");
     near(v, 0.72, 0.01, "docs/statistics.md's example");
@@ -516,7 +517,7 @@ static void regression(void **state)
     static TuneSample s[SAMPLES];
     const double h = 0.1, delta = 0.6;
     int inside = 0, inside_h = 0, inside_d = 0;
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     for (int seed = 0; seed < SEEDS; seed++) {
         Rng rng = rng_new(300 + seed);
         regression_samples(&rng, s, SAMPLES, h, delta);
@@ -572,7 +573,7 @@ static void regression_errors(void **state)
     Rng rng = rng_new(5);
     regression_samples(&rng, s, N, 0.1, 0.6);
     TuneRegression r;
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
 #define REFUSED(count, pieces, part)                                                               \
     do {                                                                                           \
         err[0] = 0;                                                                                \
@@ -707,7 +708,7 @@ static void regression_sandwich(void **state)
         s[t].result = x < logistic(eta - 0.6) ? 1.0 : x < logistic(eta + 0.6) ? 0.5 : 0.0;
     }
     TuneRegression r;
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     if (tune_regression_fit(s, N, TUNE_BIT(TUNE_P) | TUNE_BIT(TUNE_N), &r, err, sizeof err))
         fail_msg("%s", err);
     assert_int_equal(r.groups, GAMES);
@@ -772,7 +773,7 @@ static void regression_clustered(void **state)
     enum { SEEDS = 200, GAMES = 1000, COPIES = 4 };
     static TuneSample one[GAMES], four[COPIES * GAMES];
     int inside = 0, inside_model = 0;
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     for (int seed = 0; seed < SEEDS; seed++) {
         Rng rng = rng_new(900 + seed);
         regression_samples(&rng, one, GAMES, 0.1, 0.6);
@@ -819,7 +820,7 @@ static void spsa_schedule(void **state)
     SpsaParam p[2] = { { .theta = 875, .min = 500, .max = 1200, .c_end = 10, .r_end = 0.002 },
                        { .theta = 0, .min = -1, .max = 1, .c_end = 1, .r_end = 0.5 } };
     Spsa s;
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     if (spsa_init(&s, &g, p, 2, err, sizeof err))
         fail_msg("%s", err);
     assert_int_equal(s.done, 0);
@@ -907,7 +908,7 @@ static double spsa_run(uint64_t seed, SpsaParam *p, int count, const double *bes
 {
     const SpsaSchedule g = spsa_schedule_default(n);
     Spsa s;
-    char err[256] = "";
+    char err[ERRMSG_LEN] = "";
     if (spsa_init(&s, &g, p, count, err, sizeof err))
         fail_msg("%s", err);
     Rng rng = rng_new(seed), games = rng_new(seed ^ 0xabcdef);
