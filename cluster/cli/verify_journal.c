@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exit_status.h"
 #include "errmsg.h"
+#include "exit_status.h"
 
 #define MAGIC    "carrera verify journal 1"
 #define N_FIELDS 14

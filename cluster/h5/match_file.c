@@ -11,8 +11,8 @@
  * unreadable, empty or naming moves that are not there; only the last pair can be so, and a
  * resume drops it (it is played again).
  * A full disk is another matter: HDF5 keeps no journal, and an append that runs out of space
- * half-way leaves the file's metadata pointing past its end, the whole file unreadable (measured
- * under a file size limit: "truncated file" on the next open). So every append first claims the
+ * half-way leaves the file's metadata pointing past its end, the whole file unreadable ("truncated
+ * file" on the next open). So every append first claims the
  * room it may need past the end of the file and gives it back at once; when the claim fails the
  * pair is not written and the file stays as the last flush left it. What changes the file in other
  * ways (a resume, the summary) is done on a copy that then replaces it (result_file.c). */

@@ -13,14 +13,14 @@
 #include "perft.h"
 #include "turn.h"
 
-/* Carrera's engine per thread (scripts/bench-match: about 300,000 nodes a game at 2000 nodes per
- * turn, 0.28 s a game on one thread); double-move search is about twenty times slower. */
+/* Carrera's engine per thread, and how much slower its double-move search is (scripts/bench-match
+ * measures both; docs/benchmarks.md). */
 #define ENGINE_NODES_PER_SECOND 1.0e6
 #define DOUBLE_MOVE_SLOWDOWN    20.0
 #define EXACT_NODES_MAX         2.0e6
 /* With a table, the deepest level below the request of at most this many nodes is counted with
- * the table scaled down by the tree's growth (a Capablanca perft 7 with 13 MB for a perft 9 with
- * 16 GB: about 30 s on 2 threads), and the level below it the same way. */
+ * the table scaled down by the tree's growth (a replica of seconds, not minutes), and the level
+ * below it the same way. */
 #define REPLICA_NODES_MAX 6.0e10
 #define REPLICA_TABLE_MIN ((size_t)64 << 10)
 /* A replica shorter than this is counted again (each time with a new table) until the runs

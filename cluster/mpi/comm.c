@@ -14,8 +14,8 @@
 
 #include <mpi.h>
 
-#include "run_error.h"
 #include "errmsg.h"
+#include "run_error.h"
 
 enum { TAG_PACKET = 1 };
 

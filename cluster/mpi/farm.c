@@ -19,13 +19,12 @@
 
 #include "clock.h"
 #include "comm.h"
-#include "run_error.h"
 #include "errmsg.h"
+#include "run_error.h"
 
 /* How long a main thread sleeps between polls for messages: far below a task's time (its
  * threads hold their next tasks meanwhile), and rare enough that waking does not take a share of
- * the core from the working threads (at 1 ms, a worker sharing a loaded machine with rank 0 was
- * measured getting a fifth of rank 0's CPU time; at 5 ms as much). */
+ * the core from the working threads (docs/benchmarks.md, "Measurements behind the design"). */
 #define POLL_NS 5000000L
 
 enum { KIND_HELLO = 'H', KIND_TASK = 'T', KIND_RESULT = 'R', KIND_STOP = 'S' };

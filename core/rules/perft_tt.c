@@ -38,8 +38,8 @@ struct PerftTT {
 
 /* Zeroed memory for n buckets, mapped lazily by the system: a table of gigabytes costs nothing
  * until used and nothing to clear. On Linux in transparent huge pages where the system allows
- * them: random probes into a large table otherwise spend much of their time in page faults and
- * TLB misses (measured: a third of a hashed perft 7's time in faults with 4 KB pages). */
+ * them, so that random probes into a large table do not spend their time in page faults and TLB
+ * misses (docs/benchmarks.md, "Measurements behind the design"). */
 static bool allocate(PerftTT *tt, size_t n)
 {
     size_t bytes = n * sizeof(Bucket);
