@@ -9,6 +9,7 @@
 #include "errmsg.h"
 #include "perft_config.h"
 #include "estimate.h"
+#include "eval_config.h"
 #include "ini_file.h"
 #include "match_config.h"
 #include "plan_print.h"
@@ -16,6 +17,7 @@
 void check_config_usage(FILE *out)
 {
     fputs("usage: carrera check-config FILE\n"
+          "       carrera check-config --keys\n"
           "\n"
           "Reads the configuration FILE, a perft job (an INI file with a [perft] section) or a\n"
           "match or tune file (with a [match] section), and checks every key and value, the\n"
@@ -23,8 +25,24 @@ void check_config_usage(FILE *out)
           "a one-line summary, or the first error with the file, line and key at fault (exit\n"
           "status 2). For the imbalance method of `carrera tune` it also prints the plan: the\n"
           "95% half-widths the planned games should give each value, contrast and ratio, and\n"
-          "the weights that would give A, C and their contrasts the narrowest intervals.\n",
+          "the weights that would give A, C and their contrasts the narrowest intervals.\n"
+          "--keys lists every section and key these files may hold, with its meaning.\n",
           out);
+}
+
+/* Every key of every kind of configuration file, from the tables the files are read with. */
+static int print_keys(void)
+{
+    const IniKeys *const sections[] = { &perft_config_keys, &match_config_keys, &player_config_keys,
+                                        &tune_config_keys };
+    for (size_t i = 0; i < sizeof sections / sizeof *sections; i++) {
+        ini_keys_print(stdout, sections[i]);
+        putchar('\n');
+    }
+    eval_config_print_keys(stdout);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return run_error(EXIT_FAILED, "cannot write the output");
+    return EXIT_OK;
 }
 
 int check_config_command(int argc, char **argv)
@@ -33,6 +51,8 @@ int check_config_command(int argc, char **argv)
         check_config_usage(stdout);
         return EXIT_OK;
     }
+    if (argc == 2 && strcmp(argv[1], "--keys") == 0)
+        return print_keys();
     if (argc != 2)
         return cli_error("check-config needs one configuration FILE (see carrera check-config "
                          "--help)");
