@@ -95,6 +95,93 @@ static int build(const BenchPosition *b, Position *p)
     return EXIT_OK;
 }
 
+/* The request once validated: the depth and the evaluation searched with. */
+typedef struct BenchRequest {
+    int depth;
+    EvalParams params;
+} BenchRequest;
+
+/* Reads and checks the options into *r. Returns 0, or the exit status of the usage error
+ * (reported). */
+static int validate(const char *depth_text, const char *eval_file, BenchRequest *r)
+{
+    long depth = BENCH_DEPTH;
+    if (depth_text && !number_parse(depth_text, 1, MAX_PLY - 1, &depth))
+        return cli_error("--depth takes a whole number from 1 to %d, not '%s'", MAX_PLY - 1,
+                         depth_text);
+    r->depth = (int)depth;
+    eval_defaults(&r->params);
+    char err[ERRMSG_LEN];
+    if (eval_file && eval_config_read(eval_file, &r->params, err, sizeof err) != 0)
+        return cli_error("%s", err);
+    return EXIT_OK;
+}
+
+/* The depth position b is searched to: a third of a double-move rule set's (a turn of theirs holds
+ * two movements and thousands of turns). */
+static int depth_of(const BenchPosition *b, int depth)
+{
+    return b->turns == TURNS_SINGLE ? depth : (depth + 2) / 3;
+}
+
+/* Searches position b to depth with a new game of engine; its nodes into *nodes. Returns the
+ * exit status. */
+static int search(Engine *engine, const BenchPosition *b, int depth, uint64_t *nodes)
+{
+    Position p;
+    int status = build(b, &p);
+    if (status != EXIT_OK)
+        return status;
+    Rules rules = { b->turns, EP_CLASSIC };
+    char err[ERRMSG_LEN];
+    /* a new game each: an empty table, no history */
+    if (engine_new_game(engine, &p, &rules, false, err, sizeof err) != 0)
+        return run_error(EXIT_FAILED, "%s", err);
+    EngineGo go = { .limits = search_limits_none() };
+    go.limits.depth = depth;
+    EngineResult r;
+    if (engine_search(engine, &go, &r, err, sizeof err) != 0)
+        return run_error(EXIT_FAILED, "%s", err);
+    *nodes = r.final.nodes;
+    return EXIT_OK;
+}
+
+static int run(const BenchRequest *r)
+{
+    char err[ERRMSG_LEN];
+    Engine *engine = engine_new(BENCH_HASH_MB, &r->params, err, sizeof err);
+    if (!engine)
+        return run_error(EXIT_FAILED, "out of memory");
+    uint64_t total = 0;
+    int64_t start = monotonic_ms();
+    int status = EXIT_OK;
+    size_t count = sizeof positions / sizeof *positions;
+    for (size_t i = 0; i < count; i++) {
+        const BenchPosition *b = &positions[i];
+        const int depth = depth_of(b, r->depth);
+        uint64_t nodes = 0;
+        int64_t t0 = monotonic_ms();
+        status = search(engine, b, depth, &nodes);
+        if (status != EXIT_OK)
+            break;
+        fprintf(stderr, "%2zu/%zu %-10s %-20s depth %2d nodes %10" PRIu64 " %6" PRId64 " ms\n",
+                i + 1, count, b->variant, turn_rules_name(b->turns), depth, nodes,
+                monotonic_ms() - t0);
+        total += nodes;
+    }
+    if (status == EXIT_OK) {
+        int64_t ms = monotonic_ms() - start;
+        printf("Total time (ms) : %" PRId64 "\n", ms);
+        printf("Nodes searched  : %" PRIu64 "\n", total);
+        printf("Nodes/second    : %" PRIu64 "\n", ms > 0 ? total * 1000 / (uint64_t)ms : total);
+        /* the signature a test or script reads: lost, it is a failure like any other output's */
+        if (fflush(stdout) != 0 || ferror(stdout))
+            status = run_error(EXIT_FAILED, "cannot write the output");
+    }
+    engine_free(engine);
+    return status;
+}
+
 int bench_command(int argc, char **argv)
 {
     const char *depth_text = NULL, *eval_file = NULL;
@@ -108,57 +195,7 @@ int bench_command(int argc, char **argv)
     }
     if (parsed < 0)
         return EXIT_USAGE;
-    long depth = BENCH_DEPTH;
-    if (depth_text && !number_parse(depth_text, 1, MAX_PLY - 1, &depth))
-        return cli_error("--depth takes a whole number from 1 to %d, not '%s'", MAX_PLY - 1,
-                         depth_text);
-
-    EvalParams params;
-    eval_defaults(&params);
-    char err[ERRMSG_LEN];
-    if (eval_file && eval_config_read(eval_file, &params, err, sizeof err) != 0)
-        return cli_error("%s", err);
-    Engine *engine = engine_new(BENCH_HASH_MB, &params, err, sizeof err);
-    if (!engine)
-        return run_error(EXIT_FAILED, "out of memory");
-
-    uint64_t total = 0;
-    int64_t start = monotonic_ms();
-    int status = EXIT_OK;
-    size_t count = sizeof positions / sizeof *positions;
-    for (size_t i = 0; i < count && status == 0; i++) {
-        const BenchPosition *b = &positions[i];
-        Position p;
-        if ((status = build(b, &p)) != 0)
-            break;
-        Rules rules = { b->turns, EP_CLASSIC };
-        /* a new game each: an empty table, no history */
-        if (engine_new_game(engine, &p, &rules, false, err, sizeof err) != 0) {
-            status = run_error(EXIT_FAILED, "%s", err);
-            break;
-        }
-        EngineGo go = { .limits = search_limits_none() };
-        go.limits.depth = b->turns == TURNS_SINGLE ? (int)depth : (int)(depth + 2) / 3;
-        EngineResult r;
-        int64_t t0 = monotonic_ms();
-        if (engine_search(engine, &go, &r, err, sizeof err) != 0) {
-            status = run_error(EXIT_FAILED, "%s", err);
-            break;
-        }
-        fprintf(stderr, "%2zu/%zu %-10s %-20s depth %2d nodes %10" PRIu64 " %6" PRId64 " ms\n",
-                i + 1, count, b->variant, turn_rules_name(b->turns), go.limits.depth, r.final.nodes,
-                monotonic_ms() - t0);
-        total += r.final.nodes;
-    }
-    if (status == EXIT_OK) {
-        int64_t ms = monotonic_ms() - start;
-        printf("Total time (ms) : %" PRId64 "\n", ms);
-        printf("Nodes searched  : %" PRIu64 "\n", total);
-        printf("Nodes/second    : %" PRIu64 "\n", ms > 0 ? total * 1000 / (uint64_t)ms : total);
-        /* the signature a test or script reads: lost, it is a failure like any other output's */
-        if (fflush(stdout) != 0 || ferror(stdout))
-            status = run_error(EXIT_FAILED, "cannot write the output");
-    }
-    engine_free(engine);
-    return status;
+    BenchRequest r;
+    int status = validate(depth_text, eval_file, &r);
+    return status != EXIT_OK ? status : run(&r);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The `carrera bisect` command: the options, the engine, and the finding of the search
- * (bisect_search.h) printed on stdout. */
+/* The `carrera bisect` command: the options parsed and validated into a request, then the
+ * engine started and the finding of the search (bisect_search.h) printed on stdout. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "bisect.h"
@@ -49,83 +49,116 @@ void bisect_usage(FILE *out)
           out);
 }
 
-int bisect_command(int argc, char **argv)
-{
-    PositionArgs pos = { 0 };
-    const char *engine = NULL, *depth_text = NULL, *timeout = NULL;
-    bool quiet = false;
-    const Option options[] = {
-        { "--engine", &engine, NULL },     { "--variant", &pos.variant, NULL },
-        { "--fen", &pos.fen, NULL },       { "--chess960", &pos.chess960, NULL },
-        { "--random", &pos.random, NULL }, { "--startpos", NULL, &pos.startpos },
-        { "--turns", &pos.turns, NULL },   { "--ep-rule", &pos.ep_rule, NULL },
-        { "--depth", &depth_text, NULL },  { "--timeout", &timeout, NULL },
-        { "--quiet", NULL, &quiet },       { NULL, NULL, NULL },
-    };
-    int parsed = options_parse(argc, argv, "bisect", options);
-    if (parsed < 0)
-        return EXIT_USAGE;
-    if (parsed > 0) {
-        bisect_usage(stdout);
-        return EXIT_OK;
-    }
+/* The options as given. */
+typedef struct BisectArgs {
+    PositionArgs pos;
+    const char *engine, *depth, *timeout;
+    bool quiet;
+} BisectArgs;
 
-    if (!engine)
+/* The request once validated. */
+typedef struct BisectRequest {
+    OracleOptions engine;
+    Setup setup;
+    Rules rules;
+    int depth;
+    bool quiet;
+} BisectRequest;
+
+/* Fills a from argv; returns as options_parse does. */
+static int parse(int argc, char **argv, BisectArgs *a)
+{
+    *a = (BisectArgs){ 0 };
+    const Option options[] = {
+        { "--engine", &a->engine, NULL },     { "--variant", &a->pos.variant, NULL },
+        { "--fen", &a->pos.fen, NULL },       { "--chess960", &a->pos.chess960, NULL },
+        { "--random", &a->pos.random, NULL }, { "--startpos", NULL, &a->pos.startpos },
+        { "--turns", &a->pos.turns, NULL },   { "--ep-rule", &a->pos.ep_rule, NULL },
+        { "--depth", &a->depth, NULL },       { "--timeout", &a->timeout, NULL },
+        { "--quiet", NULL, &a->quiet },       { NULL, NULL, NULL },
+    };
+    return options_parse(argc, argv, "bisect", options);
+}
+
+/* Checks every option and reads them into *r. Returns 0, or the exit status of the usage error
+ * (reported). */
+static int validate(const BisectArgs *a, BisectRequest *r)
+{
+    *r = (BisectRequest){ .quiet = a->quiet };
+    if (!a->engine)
         return cli_error(
             "bisect needs --engine COMMAND (e.g. --engine /usr/games/fairy-stockfish)");
-    if (strspn(engine, " \t\r\n") == strlen(engine))
+    if (strspn(a->engine, " \t\r\n") == strlen(a->engine))
         return cli_error("the --engine command is empty");
-    Setup s;
-    Rules rules;
-    if (options_position(&pos, "bisect", &s, &rules) != 0)
+    if (options_position(&a->pos, "bisect", &r->setup, &r->rules) != 0)
         return EXIT_USAGE;
-    const Variant *v = s.variant;
-    if (!depth_text)
+    if (!a->depth)
         return cli_error("bisect needs --depth D");
-    int depth;
     char err[ERRMSG_LEN];
-    if (divide_parse_depth(depth_text, &depth, err, sizeof err) != 0)
+    if (divide_parse_depth(a->depth, &r->depth, err, sizeof err) != 0)
         return cli_error("%s", err);
-    if (depth == 0)
+    if (r->depth == 0)
         return cli_error("bisect needs --depth of at least 1 (depth 0 has no moves to compare)");
     long timeout_s = DEFAULT_TIMEOUT_S;
-    if (timeout && !number_parse(timeout, 1, MAX_TIMEOUT_S, &timeout_s))
+    if (a->timeout && !number_parse(a->timeout, 1, MAX_TIMEOUT_S, &timeout_s))
         return cli_error("bad timeout '%s': must be a whole number of seconds from 1 to %d",
-                         timeout, MAX_TIMEOUT_S);
-
-    OracleOptions oo = {
+                         a->timeout, MAX_TIMEOUT_S);
+    r->engine = (OracleOptions){
         .protocol = ORACLE_UCI,
-        .command = engine,
-        .variant = v,
-        .rules = rules,
-        .send_turns = pos.turns != NULL,
-        .send_ep = pos.ep_rule != NULL,
+        .command = a->engine,
+        .variant = r->setup.variant,
+        .rules = r->rules,
+        .send_turns = a->pos.turns != NULL,
+        .send_ep = a->pos.ep_rule != NULL,
         .timeout_ms = (int)(timeout_s * 1000),
     };
-    Oracle e;
-    if (oracle_start(&e, &oo, err, sizeof err) != 0)
-        return run_error(BISECT_FAILED, "%s", err);
-    if (!quiet)
-        fprintf(stderr, "bisect: engine %s (%s), %s, %s rules, depth %d\n",
-                e.uci.id_name[0] ? e.uci.id_name : "without a name", engine, v->name,
-                turn_rules_name(rules.turns), depth);
+    return EXIT_OK;
+}
 
-    BisectRules b = bisect_rules(v, rules);
+/* Starts the engine, searches and prints the finding. Returns the exit status. */
+static int run(const BisectRequest *r)
+{
+    const Variant *v = r->setup.variant;
+    char err[ERRMSG_LEN];
+    Oracle e;
+    if (oracle_start(&e, &r->engine, err, sizeof err) != 0)
+        return run_error(BISECT_FAILED, "%s", err);
+    if (!r->quiet)
+        fprintf(stderr, "bisect: engine %s (%s), %s, %s rules, depth %d\n",
+                e.uci.id_name[0] ? e.uci.id_name : "without a name", r->engine.command, v->name,
+                turn_rules_name(r->rules.turns), r->depth);
+
+    BisectRules b = bisect_rules(v, r->rules);
     Position root;
-    position_from_setup(&root, &s);
+    position_from_setup(&root, &r->setup);
     Finding f;
-    int status = bisect_search(&b, &e, &root, depth, quiet, &f, err, sizeof err);
+    int status = bisect_search(&b, &e, &root, r->depth, r->quiet, &f, err, sizeof err);
     oracle_stop(&e);
     if (status == BISECT_FAILED)
         run_error(status, "%s", err);
     else if (status == BISECT_SAME)
         printf("no difference: carrera and the engine agree on all %zu %s at depth %d "
                "(%" PRIu64 " nodes)\n",
-               f.n_moves, rules.turns == TURNS_SINGLE ? "moves" : "turns", depth, f.nodes);
+               f.n_moves, r->rules.turns == TURNS_SINGLE ? "moves" : "turns", r->depth, f.nodes);
     else
         fputs(f.report, stdout);
     finding_free(&f);
     if (fflush(stdout) != 0 || ferror(stdout))
         return run_error(EXIT_FAILED, "the report could not be written");
     return status;
+}
+
+int bisect_command(int argc, char **argv)
+{
+    BisectArgs a;
+    int parsed = parse(argc, argv, &a);
+    if (parsed < 0)
+        return EXIT_USAGE;
+    if (parsed > 0) {
+        bisect_usage(stdout);
+        return EXIT_OK;
+    }
+    BisectRequest r;
+    int status = validate(&a, &r);
+    return status != EXIT_OK ? status : run(&r);
 }

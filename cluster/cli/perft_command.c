@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The `carrera perft` command: option parsing, the start position, and the report. */
+/* The `carrera perft` command: its options parsed, then validated into a request, then the
+ * request run in one of its four modes; and the report of a count with statistics. */
 #include <inttypes.h>
 #include <limits.h>
 #include <omp.h>
@@ -148,160 +149,250 @@ static char *command_line(int argc, char **argv)
     return line;
 }
 
-int perft_command(int argc, char **argv)
+/* The options as given: texts not yet read and flags. */
+typedef struct PerftArgs {
+    PositionArgs pos;
+    const char *depth, *unit, *threads, *hash, *key_seed, *out, *config, *split_depth;
+    bool divide, quiet, stats, resume, continue_, estimate;
+} PerftArgs;
+
+/* What the command does, each mode from a validated request. */
+typedef enum PerftMode {
+    PERFT_CONFIG,   /* the job of a configuration file */
+    PERFT_ESTIMATE, /* how many nodes and how long, nothing counted */
+    PERFT_JOB,      /* a job in work units with a result file and checkpoint */
+    PERFT_COUNT     /* a count printed: divided, or with statistics */
+} PerftMode;
+
+/* The request once validated: every value read and checked. */
+typedef struct PerftRequest {
+    PerftMode mode;
+    const char *config, *out;
+    ResumeMode resume;
+    Setup setup;
+    Rules rules;
+    int depth, split_depth; /* split_depth 0: chosen */
+    PerftUnit unit;
+    PerftRunOptions run; /* threads (0: the default), hash bytes, quiet */
+    uint64_t key_seed;
+    bool divide, stats;
+    int argc; /* the command line, the provenance of a job */
+    char **argv;
+} PerftRequest;
+
+/* Fills a from argv; returns as options_parse does. */
+static int parse(int argc, char **argv, PerftArgs *a)
 {
-    PositionArgs pos = { 0 };
-    const char *depth_text = NULL, *unit_text = NULL, *threads = NULL, *hash = NULL;
-    const char *out = NULL, *config = NULL, *split_text = NULL, *key_seed_text = NULL;
-    bool divide = false, quiet = false, stats = false, resume = false, estimate = false;
-    bool continue_ = false;
+    *a = (PerftArgs){ 0 };
     const Option options[] = {
-        { "--variant", &pos.variant, NULL },
-        { "--fen", &pos.fen, NULL },
-        { "--chess960", &pos.chess960, NULL },
-        { "--random", &pos.random, NULL },
-        { "--startpos", NULL, &pos.startpos },
-        { "--turns", &pos.turns, NULL },
-        { "--ep-rule", &pos.ep_rule, NULL },
-        { "--depth", &depth_text, NULL },
-        { "--unit", &unit_text, NULL },
-        { "--threads", &threads, NULL },
-        { "--hash", &hash, NULL },
-        { "--key-seed", &key_seed_text, NULL },
-        { "--divide", NULL, &divide },
-        { "--quiet", NULL, &quiet },
-        { "--stats", NULL, &stats },
-        { "--out", &out, NULL },
-        { "--config", &config, NULL },
-        { "--resume", NULL, &resume },
-        { "--continue", NULL, &continue_ },
-        { "--estimate", NULL, &estimate },
-        { "--split-depth", &split_text, NULL },
+        { "--variant", &a->pos.variant, NULL },
+        { "--fen", &a->pos.fen, NULL },
+        { "--chess960", &a->pos.chess960, NULL },
+        { "--random", &a->pos.random, NULL },
+        { "--startpos", NULL, &a->pos.startpos },
+        { "--turns", &a->pos.turns, NULL },
+        { "--ep-rule", &a->pos.ep_rule, NULL },
+        { "--depth", &a->depth, NULL },
+        { "--unit", &a->unit, NULL },
+        { "--threads", &a->threads, NULL },
+        { "--hash", &a->hash, NULL },
+        { "--key-seed", &a->key_seed, NULL },
+        { "--divide", NULL, &a->divide },
+        { "--quiet", NULL, &a->quiet },
+        { "--stats", NULL, &a->stats },
+        { "--out", &a->out, NULL },
+        { "--config", &a->config, NULL },
+        { "--resume", NULL, &a->resume },
+        { "--continue", NULL, &a->continue_ },
+        { "--estimate", NULL, &a->estimate },
+        { "--split-depth", &a->split_depth, NULL },
         { NULL, NULL, NULL },
     };
-    int parsed = options_parse(argc, argv, "perft", options);
+    return options_parse(argc, argv, "perft", options);
+}
+
+/* The numbers of a count: threads, hash and key seed. Returns 0 or the exit status of the
+ * usage error (reported). */
+static int validate_resources(const PerftArgs *a, PerftRequest *r)
+{
+    long value;
+    if (a->threads) {
+        if (!number_parse(a->threads, 1, PERFT_MAX_THREADS, &value))
+            return cli_error("bad thread count '%s': must be a whole number from 1 to %d",
+                             a->threads, PERFT_MAX_THREADS);
+        r->run.threads = (int)value;
+    }
+    if (a->hash) {
+        if (!number_parse(a->hash, 0, PERFT_MAX_HASH_MB, &value))
+            return cli_error("bad hash size '%s': must be a whole number of megabytes from 0 to "
+                             "%d",
+                             a->hash, PERFT_MAX_HASH_MB);
+        r->run.hash_bytes = (size_t)value << 20;
+        char why[ERRMSG_LEN];
+        if (estimate_check_memory(r->run.hash_bytes, "--hash would", why, sizeof why) != 0)
+            return cli_error("%s", why);
+    }
+    if (a->key_seed) {
+        if (!number_parse(a->key_seed, 0, LONG_MAX, &value))
+            return cli_error("bad key seed '%s': must be a whole number from 0 to %ld", a->key_seed,
+                             LONG_MAX);
+        r->key_seed = (uint64_t)value;
+    }
+    return EXIT_OK;
+}
+
+/* Checks every option and reads them into *r with its mode. Returns 0, or the exit status of
+ * the usage error (reported). */
+static int validate(const PerftArgs *a, PerftRequest *r)
+{
+    *r = (PerftRequest){ .unit = UNIT_TURN, .run = { 0, 0, a->quiet } };
+    r->config = a->config;
+    r->out = a->out;
+    r->divide = a->divide;
+    r->stats = a->stats;
+    if (a->resume && a->continue_)
+        return cli_error("--resume and --continue are two ways to resume: give one");
+    r->resume = a->resume ? RESUME_ALWAYS : a->continue_ ? RESUME_IF_PRESENT : RESUME_NEVER;
+    if (a->config) {
+        /* The configuration says what to count and how: the command line only says how to run
+         * and what to print. */
+        const PositionArgs *pos = &a->pos;
+        if (pos->variant || pos->fen || pos->chess960 || pos->random || pos->startpos ||
+            pos->turns || pos->ep_rule || a->depth || a->unit || a->threads || a->hash ||
+            a->key_seed || a->stats || a->split_depth || a->estimate)
+            return cli_error("--config takes the position, depth, threads, hash and key seed "
+                             "from the file: only --resume, --continue, --divide, --quiet and "
+                             "--out go with it (carrera check-config FILE estimates the job)");
+        r->mode = PERFT_CONFIG;
+        return EXIT_OK;
+    }
+    if (!a->out && (a->resume || a->continue_ || a->split_depth))
+        return cli_error("--resume, --continue and --split-depth are for jobs with a result "
+                         "file: add --out FILE");
+    if (options_position(&a->pos, "perft", &r->setup, &r->rules) != 0)
+        return EXIT_USAGE;
+    if (!a->depth)
+        return cli_error("perft needs --depth D");
+    char err[ERRMSG_LEN];
+    if (divide_parse_depth(a->depth, &r->depth, err, sizeof err) != 0)
+        return cli_error("%s", err);
+    if (a->unit && strcmp(a->unit, "movement") == 0)
+        r->unit = UNIT_MOVEMENT;
+    else if (a->unit && strcmp(a->unit, "turn") != 0)
+        return cli_error("unknown unit '%s' (valid: turn, movement)", a->unit);
+    int status = validate_resources(a, r);
+    if (status != EXIT_OK)
+        return status;
+    if (a->estimate) {
+        r->mode = PERFT_ESTIMATE;
+        return EXIT_OK;
+    }
+    if (a->out) {
+        if (a->stats || r->unit == UNIT_MOVEMENT)
+            return cli_error("--out counts by turn without statistics: drop --stats and --unit");
+        long value;
+        if (a->split_depth) {
+            if (!number_parse(a->split_depth, 1, PERFT_MAX_DEPTH, &value) || value > r->depth)
+                return cli_error("bad split depth '%s': must be a whole number from 1 to the "
+                                 "depth (%d)",
+                                 a->split_depth, r->depth);
+            r->split_depth = (int)value;
+        }
+        r->mode = PERFT_JOB;
+        return EXIT_OK;
+    }
+    if (a->stats && (a->divide || r->unit == UNIT_MOVEMENT))
+        return cli_error("--stats counts by turn and cannot divide: drop --divide and --unit");
+    r->mode = PERFT_COUNT;
+    return EXIT_OK;
+}
+
+static int threads_of(const PerftRequest *r)
+{
+    return r->run.threads > 0 ? r->run.threads : omp_get_max_threads();
+}
+
+static int run_estimate(const PerftRequest *r)
+{
+    Position p;
+    position_from_setup(&p, &r->setup);
+    char text[768];
+    estimate_perft_text(&p, &r->rules, r->depth, threads_of(r), r->run.hash_bytes, text,
+                        sizeof text);
+    printf("%s\n", text);
+    return EXIT_OK;
+}
+
+static int run_job(const PerftRequest *r)
+{
+    char *line = command_line(r->argc, r->argv);
+    if (!line)
+        return run_error(EXIT_FAILED, "out of memory");
+    PerftRun job = { .setup = r->setup,
+                     .rules = r->rules,
+                     .depth = r->depth,
+                     .split_depth = r->split_depth,
+                     .threads = r->run.threads,
+                     .hash_bytes = r->run.hash_bytes,
+                     .key_seed = r->key_seed,
+                     .output = r->out,
+                     .checkpoint_interval = PERFT_CHECKPOINT_INTERVAL,
+                     .resume = r->resume,
+                     .divide = r->divide,
+                     .quiet = r->run.quiet,
+                     .config_text = line };
+    int status = perft_run(&job);
+    free(line);
+    return status;
+}
+
+static int run_count(const PerftRequest *r)
+{
+    Position p;
+    position_from_setup(&p, &r->setup);
+    estimate_note_perft(&p, &r->rules, r->depth, threads_of(r), 1, r->run.hash_bytes > 0, false);
+    if (r->stats) {
+        int status = print_stats(&p, &r->rules, r->depth, r->run.threads);
+        if (status != EXIT_OK)
+            return status;
+    } else if (divide_print(stdout, &p, &r->rules, r->unit, r->depth, r->divide,
+                            r->setup.variant->castle960, &r->run) != 0) {
+        return EXIT_FAILED;
+    }
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return run_error(EXIT_FAILED, "cannot write the output");
+    return EXIT_OK;
+}
+
+static int run(const PerftRequest *r)
+{
+    if (r->mode == PERFT_CONFIG)
+        return perft_run_config(r->config, r->out, r->resume, r->divide, r->run.quiet);
+    /* Before the first position: every count, estimate and split of this run uses these keys. */
+    if (!position_init_tables(r->key_seed))
+        return run_error(EXIT_FAILED, "the hash keys were built before the key seed was known");
+    if (r->mode == PERFT_ESTIMATE)
+        return run_estimate(r);
+    if (r->mode == PERFT_JOB)
+        return run_job(r);
+    return run_count(r);
+}
+
+int perft_command(int argc, char **argv)
+{
+    PerftArgs a;
+    int parsed = parse(argc, argv, &a);
     if (parsed < 0)
         return EXIT_USAGE;
     if (parsed > 0) {
         perft_usage(stdout);
         return EXIT_OK;
     }
-    if (resume && continue_)
-        return cli_error("--resume and --continue are two ways to resume: give one");
-    const ResumeMode mode = resume ? RESUME_ALWAYS : continue_ ? RESUME_IF_PRESENT : RESUME_NEVER;
-    if (config) {
-        /* The configuration says what to count and how: the command line only says how to run
-         * and what to print. */
-        if (pos.variant || pos.fen || pos.chess960 || pos.random || pos.startpos || pos.turns ||
-            pos.ep_rule || depth_text || unit_text || threads || hash || key_seed_text || stats ||
-            split_text || estimate)
-            return cli_error("--config takes the position, depth, threads, hash and key seed "
-                             "from the file: only --resume, --continue, --divide, --quiet and "
-                             "--out go with it (carrera check-config FILE estimates the job)");
-        return perft_run_config(config, out, mode, divide, quiet);
-    }
-    if (!out && (resume || continue_ || split_text))
-        return cli_error("--resume, --continue and --split-depth are for jobs with a result "
-                         "file: add --out FILE");
-    Setup s;
-    Rules rules;
-    if (options_position(&pos, "perft", &s, &rules) != 0)
-        return EXIT_USAGE;
-    if (!depth_text)
-        return cli_error("perft needs --depth D");
-    int depth;
-    char err[ERRMSG_LEN];
-    if (divide_parse_depth(depth_text, &depth, err, sizeof err) != 0)
-        return cli_error("%s", err);
-    PerftUnit unit = UNIT_TURN;
-    if (unit_text && strcmp(unit_text, "movement") == 0)
-        unit = UNIT_MOVEMENT;
-    else if (unit_text && strcmp(unit_text, "turn") != 0)
-        return cli_error("unknown unit '%s' (valid: turn, movement)", unit_text);
-    PerftRunOptions run = { 0, 0, quiet };
-    long value;
-    if (threads) {
-        if (!number_parse(threads, 1, PERFT_MAX_THREADS, &value))
-            return cli_error("bad thread count '%s': must be a whole number from 1 to %d", threads,
-                             PERFT_MAX_THREADS);
-        run.threads = (int)value;
-    }
-    if (hash) {
-        if (!number_parse(hash, 0, PERFT_MAX_HASH_MB, &value))
-            return cli_error("bad hash size '%s': must be a whole number of megabytes from 0 to "
-                             "%d",
-                             hash, PERFT_MAX_HASH_MB);
-        run.hash_bytes = (size_t)value << 20;
-        char why[ERRMSG_LEN];
-        if (estimate_check_memory(run.hash_bytes, "--hash would", why, sizeof why) != 0)
-            return cli_error("%s", why);
-    }
-    uint64_t key_seed = 0;
-    if (key_seed_text) {
-        if (!number_parse(key_seed_text, 0, LONG_MAX, &value))
-            return cli_error("bad key seed '%s': must be a whole number from 0 to %ld",
-                             key_seed_text, LONG_MAX);
-        key_seed = (uint64_t)value;
-    }
-    /* Before the first position: every count, estimate and split of this run uses these keys. */
-    if (!position_init_tables(key_seed))
-        return run_error(EXIT_FAILED, "the hash keys were built before the key seed was known");
-    if (estimate) {
-        Position p;
-        position_from_setup(&p, &s);
-        char text[768];
-        const int threads = run.threads > 0 ? run.threads : omp_get_max_threads();
-        estimate_perft_text(&p, &rules, depth, threads, run.hash_bytes, text, sizeof text);
-        printf("%s\n", text);
-        return EXIT_OK;
-    }
-
-    if (out) {
-        if (stats || unit == UNIT_MOVEMENT)
-            return cli_error("--out counts by turn without statistics: drop --stats and --unit");
-        int split_depth = 0;
-        if (split_text) {
-            if (!number_parse(split_text, 1, PERFT_MAX_DEPTH, &value) || value > depth)
-                return cli_error("bad split depth '%s': must be a whole number from 1 to the "
-                                 "depth (%d)",
-                                 split_text, depth);
-            split_depth = (int)value;
-        }
-        char *line = command_line(argc, argv);
-        if (!line)
-            return run_error(EXIT_FAILED, "out of memory");
-        PerftRun job = { .setup = s,
-                         .rules = rules,
-                         .depth = depth,
-                         .split_depth = split_depth,
-                         .threads = run.threads,
-                         .hash_bytes = run.hash_bytes,
-                         .key_seed = key_seed,
-                         .output = out,
-                         .checkpoint_interval = PERFT_CHECKPOINT_INTERVAL,
-                         .resume = mode,
-                         .divide = divide,
-                         .quiet = quiet,
-                         .config_text = line };
-        int rc = perft_run(&job);
-        free(line);
-        return rc;
-    }
-    Position p;
-    position_from_setup(&p, &s);
-    estimate_note_perft(&p, &rules, depth, run.threads > 0 ? run.threads : omp_get_max_threads(), 1,
-                        run.hash_bytes > 0, false);
-    if (stats) {
-        if (divide || unit == UNIT_MOVEMENT)
-            return cli_error("--stats counts by turn and cannot divide: drop --divide and --unit");
-        int status = print_stats(&p, &rules, depth, run.threads);
-        if (status != EXIT_OK)
-            return status;
-    } else if (divide_print(stdout, &p, &rules, unit, depth, divide, s.variant->castle960, &run) !=
-               0) {
-        return EXIT_FAILED;
-    }
-    if (fflush(stdout) != 0 || ferror(stdout))
-        return run_error(EXIT_FAILED, "cannot write the output");
-    return EXIT_OK;
+    PerftRequest r;
+    int status = validate(&a, &r);
+    if (status != EXIT_OK)
+        return status;
+    r.argc = argc;
+    r.argv = argv;
+    return run(&r);
 }

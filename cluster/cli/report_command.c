@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* `carrera report` (report_command.h): the options read, the report layer called. */
+/* `carrera report` (report_command.h): the options parsed and validated into a request, the
+ * report layer called with it. */
 #include "report_command.h"
 
 #include <stdlib.h>
@@ -58,59 +59,87 @@ static char *command_line(int argc, char **argv)
     return s;
 }
 
-int report_command(int argc, char **argv)
+/* The options as given, and the result files named. */
+typedef struct ReportArgs {
+    const char *out, *replicates, *title;
+    const char **files; /* room for argc names */
+    size_t n_files;
+} ReportArgs;
+
+/* Takes the result files (the arguments that are not options) out of argv into a->files and
+ * parses the rest, gathered in opts (room for argc), into a. Returns as options_parse does. */
+static int parse(int argc, char **argv, char **opts, ReportArgs *a)
 {
-    const char *out = NULL, *replicates = NULL, *title = NULL;
-    const Option options[] = { { "--out", &out, NULL },
-                               { "--replicates", &replicates, NULL },
-                               { "--title", &title, NULL },
+    const Option options[] = { { "--out", &a->out, NULL },
+                               { "--replicates", &a->replicates, NULL },
+                               { "--title", &a->title, NULL },
                                { NULL, NULL, NULL } };
-    char **opts = calloc((size_t)argc + 1, sizeof *opts);
-    const char **files = calloc((size_t)argc + 1, sizeof *files);
-    int n_opts = 0, status = EXIT_OK;
-    size_t n_files = 0;
-    if (!opts || !files) {
-        free(opts);
-        free(files);
-        return run_error(EXIT_FAILED, "out of memory");
-    }
+    int n_opts = 0;
     opts[n_opts++] = argv[0];
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] != '-') {
-            files[n_files++] = argv[i];
+            a->files[a->n_files++] = argv[i];
             continue;
         }
         opts[n_opts++] = argv[i];
         if (takes_value(argv[i]) && i + 1 < argc)
             opts[n_opts++] = argv[++i];
     }
-    int parsed = options_parse(n_opts, opts, "report", options);
+    return options_parse(n_opts, opts, "report", options);
+}
+
+/* Checks the options and reads them into *r. Returns 0, or the exit status of the usage error
+ * (reported). */
+static int validate(const ReportArgs *a, ReportRequest *r)
+{
     long reps = TUNE_ANALYSIS_REPLICATES;
-    if (parsed == 1) {
-        report_usage(stdout);
-    } else if (parsed < 0) {
-        status = EXIT_USAGE;
-    } else if (n_files == 0) {
-        status = cli_error("report needs one or more result files (see carrera report --help)");
-    } else if (replicates && !number_parse(replicates, 1, 1000000, &reps)) {
-        status = cli_error("--replicates must be a whole number from 1 to 1000000, not '%s'",
-                           replicates);
-    } else if (out && !out[0]) {
-        status = cli_error("--out needs a directory");
+    if (a->n_files == 0)
+        return cli_error("report needs one or more result files (see carrera report --help)");
+    if (a->replicates && !number_parse(a->replicates, 1, 1000000, &reps))
+        return cli_error("--replicates must be a whole number from 1 to 1000000, not '%s'",
+                         a->replicates);
+    if (a->out && !a->out[0])
+        return cli_error("--out needs a directory");
+    *r = (ReportRequest){ .paths = a->files,
+                          .n_paths = a->n_files,
+                          .out_dir = a->out,
+                          .replicates = (int)reps,
+                          .title = a->title };
+    return EXIT_OK;
+}
+
+/* Writes the report of r, asked for by argv. Returns the exit status. */
+static int run(ReportRequest *r, int argc, char **argv)
+{
+    char *line = command_line(argc, argv);
+    r->command_line = line;
+    int status = report_write(r, stdout);
+    free(line);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        status = run_error(EXIT_FAILED, "cannot write the output");
+    return status;
+}
+
+int report_command(int argc, char **argv)
+{
+    ReportArgs a = { .files = calloc((size_t)argc + 1, sizeof *a.files) };
+    char **opts = calloc((size_t)argc + 1, sizeof *opts);
+    ReportRequest r;
+    int status;
+    if (!opts || !a.files) {
+        status = run_error(EXIT_FAILED, "out of memory");
     } else {
-        char *line = command_line(argc, argv);
-        ReportRequest r = { .paths = files,
-                            .n_paths = n_files,
-                            .out_dir = out,
-                            .replicates = (int)reps,
-                            .title = title,
-                            .command_line = line };
-        status = report_write(&r, stdout);
-        free(line);
-        if (fflush(stdout) != 0 || ferror(stdout))
-            status = run_error(EXIT_FAILED, "cannot write the output");
+        int parsed = parse(argc, argv, opts, &a);
+        if (parsed > 0) {
+            report_usage(stdout);
+            status = EXIT_OK;
+        } else if (parsed < 0) {
+            status = EXIT_USAGE;
+        } else if ((status = validate(&a, &r)) == EXIT_OK) {
+            status = run(&r, argc, argv);
+        }
     }
     free(opts);
-    free(files);
+    free(a.files);
     return status;
 }

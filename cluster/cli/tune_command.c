@@ -19,6 +19,49 @@
 #include "match_games.h"
 #include "tune.h"
 
+/* The [tune] of a file without [match], read into *t, and the result file it writes into output:
+ * out, or the file's name with .h5, which must not exist. Returns 0, or the exit status of the
+ * usage error (reported). */
+static int validate_sources(const Ini *ini, const char *out, TuneConfig *t, char *output,
+                            size_t outlen)
+{
+    char err[ERRMSG_LEN];
+    if (tune_config_read_sources(ini, t, err, sizeof err) != 0)
+        return cli_error("%s", err);
+    if (out)
+        snprintf(output, outlen, "%s", out);
+    else
+        ini_file_output_name(ini->name, "tune", ".h5", output, outlen);
+    /* refused before the work, as an existing output of perft or match is */
+    if (access(output, F_OK) == 0)
+        return cli_error("%s already exists: remove it to fit again, or choose another --out",
+                         output);
+    return EXIT_OK;
+}
+
+/* The regression over the games of cfg's sources: its values printed, the result file written
+ * to output. Returns the exit status. */
+static int regress_sources(const Ini *ini, MatchConfig *cfg, const char *output)
+{
+    const char *sources[TUNE_MAX_SOURCES];
+    for (int i = 0; i < cfg->tune.n_sources; i++)
+        sources[i] = cfg->tune.sources[i];
+    Tuner t = { .cfg = cfg };
+    match_games_regress(&t, sources, (size_t)cfg->tune.n_sources, cfg->tune.skip_plies);
+    if (!t.regression.read)
+        return cli_error("%s", t.regression.reason);
+    tuner_print(stdout, &t);
+    fflush(stdout);
+    Provenance prov;
+    provenance_init(&prov, 1, 1, NULL, 0, ini->text);
+    char err[ERRMSG_LEN];
+    if (make_parent_dirs(output, err, sizeof err) != 0 ||
+        tune_file_create(output, &prov, &t, sources, cfg->tune.n_sources, err, sizeof err) != 0)
+        return run_error(EXIT_FAILED, "%s", err);
+    fprintf(stderr, "result: %s\n", output);
+    return t.regression.ok ? EXIT_OK : EXIT_NEGATIVE;
+}
+
 /* When the tune file at path has no [match] section, runs it (its values printed, the result
  * file written to out, or the file's name with .h5) and returns the exit status with *handled
  * set; otherwise returns 0 with *handled false (a file that plays a match). */
@@ -36,43 +79,10 @@ static int regression_over_files(const char *path, const char *out, bool *handle
     *handled = true;
     /* a tuner over a match of no games: only its configuration and regression are used */
     MatchConfig cfg = { 0 };
-    int status = EXIT_OK;
     char output[CONFIG_PATH_MAX];
-    if (tune_config_read_sources(&ini, &cfg.tune, err, sizeof err) != 0) {
-        status = cli_error("%s", err);
-    } else {
-        if (out)
-            snprintf(output, sizeof output, "%s", out);
-        else
-            ini_file_output_name(ini.name, "tune", ".h5", output, sizeof output);
-        /* refused before the work, as an existing output of perft or match is */
-        if (access(output, F_OK) == 0) {
-            ini_file_free(&ini);
-            return cli_error("%s already exists: remove it to fit again, or choose another --out",
-                             output);
-        }
-        const char *sources[TUNE_MAX_SOURCES];
-        for (int i = 0; i < cfg.tune.n_sources; i++)
-            sources[i] = cfg.tune.sources[i];
-        Tuner t = { .cfg = &cfg };
-        match_games_regress(&t, sources, (size_t)cfg.tune.n_sources, cfg.tune.skip_plies);
-        if (!t.regression.read) {
-            ini_file_free(&ini);
-            return cli_error("%s", t.regression.reason);
-        }
-        tuner_print(stdout, &t);
-        fflush(stdout);
-        Provenance prov;
-        provenance_init(&prov, 1, 1, NULL, 0, ini.text);
-        if (make_parent_dirs(output, err, sizeof err) != 0 ||
-            tune_file_create(output, &prov, &t, sources, cfg.tune.n_sources, err, sizeof err) !=
-                0) {
-            status = run_error(EXIT_FAILED, "%s", err);
-        } else
-            fprintf(stderr, "result: %s\n", output);
-        if (status == EXIT_OK && !t.regression.ok)
-            status = EXIT_NEGATIVE;
-    }
+    int status = validate_sources(&ini, out, &cfg.tune, output, sizeof output);
+    if (status == EXIT_OK)
+        status = regress_sources(&ini, &cfg, output);
     ini_file_free(&ini);
     return status;
 }

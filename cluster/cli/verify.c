@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The `carrera verify` command: the options, the positions, the engine processes working
- * through them in parallel (each a thread with its own engine, restarted after a failure), the
- * journal, progress on stderr and the reports. */
+/* The `carrera verify` command: the options parsed and validated into a request, the positions,
+ * the engine processes working through them in parallel (each a thread with its own engine,
+ * restarted after a failure), the journal, progress on stderr and the reports. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "verify.h"
@@ -216,8 +216,18 @@ static void describe(const Args *a, const Verify *v, char *out, size_t outlen)
                  v->ps->n);
 }
 
-/* Reads the options into v and the positions; returns 0 or the exit status of a usage error. */
-static int setup_run(const Args *a, Verify *v, VerifyPositions *ps, long *jobs)
+/* The request once validated: what each position's check does, the engine, the jobs, the
+ * random positions. */
+typedef struct VerifyRequest {
+    CheckPlan plan;
+    OracleOptions engine;
+    long jobs, n_random;
+    uint64_t seed;
+} VerifyRequest;
+
+/* Checks every option and reads them into *r. Returns 0, or the exit status of the usage error
+ * (reported). */
+static int validate(const Args *a, VerifyRequest *r)
 {
     if (!a->engine == !a->script)
         return cli_error(a->engine ? "give --engine or --script, not both"
@@ -256,33 +266,41 @@ static int setup_run(const Args *a, Verify *v, VerifyPositions *ps, long *jobs)
     if (a->timeout && !number_parse(a->timeout, 1, MAX_TIMEOUT_S, &timeout_s))
         return cli_error("bad --timeout '%s': must be a whole number of seconds from 1 to %d",
                          a->timeout, MAX_TIMEOUT_S);
-    *jobs = sysconf(_SC_NPROCESSORS_ONLN);
-    if (a->jobs && !number_parse(a->jobs, 1, MAX_JOBS, jobs))
+    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    if (a->jobs && !number_parse(a->jobs, 1, MAX_JOBS, &jobs))
         return cli_error("bad --jobs '%s': must be a whole number from 1 to %d", a->jobs, MAX_JOBS);
-    if (*jobs < 1)
-        *jobs = 1;
+    *r = (VerifyRequest){
+        .plan = { bisect_rules(variant, rules), depth, (uint64_t)nodes },
+        .engine = { .protocol = a->engine ? ORACLE_UCI : ORACLE_SCRIPT,
+                    .command = command,
+                    .variant = variant,
+                    .rules = rules,
+                    .send_turns = a->pos.turns != NULL,
+                    .send_ep = a->pos.ep_rule != NULL,
+                    .timeout_ms = (int)(timeout_s * 1000) },
+        .jobs = jobs < 1 ? 1 : jobs,
+        .n_random = n_random,
+        .seed = (uint64_t)seed,
+    };
+    return EXIT_OK;
+}
 
+/* The positions of the suites, the random ones and the starts, into *ps. Returns 0, or the exit
+ * status of the usage error (reported). */
+static int load_positions(const Args *a, const VerifyRequest *r, VerifyPositions *ps)
+{
+    const Variant *variant = r->engine.variant;
+    const Rules *rules = &r->engine.rules;
+    char err[ERRMSG_LEN];
     for (int i = 0; i < a->n_suites; i++)
-        if (sources_add_suite(ps, a->suites[i], variant, &rules, err, sizeof err) != 0)
+        if (sources_add_suite(ps, a->suites[i], variant, rules, err, sizeof err) != 0)
             return cli_error("%s", err);
     if (a->random &&
-        sources_add_random(ps, n_random, (uint64_t)seed, variant, &rules, err, sizeof err) != 0)
+        sources_add_random(ps, r->n_random, r->seed, variant, rules, err, sizeof err) != 0)
         return cli_error("%s", err);
-    if (a->starts && sources_add_starts(ps, (uint64_t)seed, variant, err, sizeof err) != 0)
+    if (a->starts && sources_add_starts(ps, r->seed, variant, err, sizeof err) != 0)
         return cli_error("%s", err);
-
-    v->ps = ps;
-    v->plan = (CheckPlan){ bisect_rules(variant, rules), depth, (uint64_t)nodes };
-    v->engine = (OracleOptions){
-        .protocol = a->engine ? ORACLE_UCI : ORACLE_SCRIPT,
-        .command = command,
-        .variant = variant,
-        .rules = rules,
-        .send_turns = a->pos.turns != NULL,
-        .send_ep = a->pos.ep_rule != NULL,
-        .timeout_ms = (int)(timeout_s * 1000),
-    };
-    return 0;
+    return EXIT_OK;
 }
 
 /* The groups of the findings, in the order of their first position. */
@@ -331,89 +349,103 @@ static int report(const Args *a, const Verify *v)
     return status;
 }
 
-int verify_command(int argc, char **argv)
+/* Fills a from argv; returns as options_parse does. */
+static int parse(int argc, char **argv, Args *a)
 {
-    Args a = { 0 };
+    *a = (Args){ 0 };
     const Option options[] = {
-        { "--engine", &a.engine, NULL },
-        { "--script", &a.script, NULL },
-        { "--variant", &a.pos.variant, NULL },
-        { "--turns", &a.pos.turns, NULL },
-        { "--ep-rule", &a.pos.ep_rule, NULL },
-        { "--fen", &a.pos.fen, NULL },
-        { "--startpos", NULL, &a.pos.startpos },
-        { "--random", &a.random, NULL },
-        { "--seed", &a.seed, NULL },
-        { "--starts", NULL, &a.starts },
-        { "--depth", &a.depth, NULL },
-        { "--nodes", &a.nodes, NULL },
-        { "--jobs", &a.jobs, NULL },
-        { "--timeout", &a.timeout, NULL },
-        { "--junit", &a.junit, NULL },
-        { "--json", &a.json, NULL },
-        { "--resume", &a.resume, NULL },
-        { "--quiet", NULL, &a.quiet },
+        { "--engine", &a->engine, NULL },
+        { "--script", &a->script, NULL },
+        { "--variant", &a->pos.variant, NULL },
+        { "--turns", &a->pos.turns, NULL },
+        { "--ep-rule", &a->pos.ep_rule, NULL },
+        { "--fen", &a->pos.fen, NULL },
+        { "--startpos", NULL, &a->pos.startpos },
+        { "--random", &a->random, NULL },
+        { "--seed", &a->seed, NULL },
+        { "--starts", NULL, &a->starts },
+        { "--depth", &a->depth, NULL },
+        { "--nodes", &a->nodes, NULL },
+        { "--jobs", &a->jobs, NULL },
+        { "--timeout", &a->timeout, NULL },
+        { "--junit", &a->junit, NULL },
+        { "--json", &a->json, NULL },
+        { "--resume", &a->resume, NULL },
+        { "--quiet", NULL, &a->quiet },
         { NULL, NULL, NULL },
     };
-    argc = take_suites(argc, argv, &a);
+    argc = take_suites(argc, argv, a);
     if (argc < 0)
-        return EXIT_USAGE;
-    int parsed = options_parse(argc, argv, "verify", options);
+        return -1;
+    return options_parse(argc, argv, "verify", options);
+}
+
+/* Checks the positions not yet done (after those a journal holds) and reports the run. Returns
+ * the exit status. */
+static int check_all(const Args *a, Verify *v, long jobs)
+{
+    char err[ERRMSG_LEN];
+    size_t resumed = 0;
+    if (a->resume) {
+        char described[4096];
+        describe(a, v, described, sizeof described);
+        int status = journal_open(&v->journal, a->resume, described, v->ps, v->outcomes, &resumed,
+                                  err, sizeof err);
+        if (status != EXIT_OK)
+            return run_error(status, "%s", err);
+        v->journaling = true;
+    }
+    v->todo = v->ps->n - resumed;
+    if (!a->quiet && v->ps->skipped)
+        fprintf(stderr, "verify: %zu suite lines of other variants (;V) skipped\n", v->ps->skipped);
+    if (!a->quiet)
+        fprintf(stderr, "verify: %zu positions of %s (%s rules), %zu already checked, %ld jobs\n",
+                v->ps->n, v->plan.b.variant->name, turn_rules_name(v->plan.b.rules.turns), resumed,
+                jobs);
+    if (v->todo > 0 && probe(v, err, sizeof err) != 0)
+        return run_error(EXIT_FAILED, "the engine cannot be used: %s", err);
+    pthread_mutex_init(&v->lock, NULL);
+    progress_start(&v->progress, "verify", a->quiet);
+    run_jobs(v, jobs < (long)v->todo ? jobs : (long)(v->todo ? v->todo : 1));
+    pthread_mutex_destroy(&v->lock);
+    if (v->journal_err[0])
+        return run_error(EXIT_FAILED, "%s", v->journal_err);
+    return report(a, v);
+}
+
+/* Runs the validated request over the positions. Returns the exit status. */
+static int run(const Args *a, const VerifyRequest *r, const VerifyPositions *ps)
+{
+    Verify v = { .ps = ps, .plan = r->plan, .engine = r->engine, .journal = { -1 } };
+    v.outcomes = calloc(ps->n, sizeof *v.outcomes);
+    if (!v.outcomes)
+        return run_error(EXIT_FAILED, "out of memory");
+    int status = check_all(a, &v, r->jobs);
+    journal_close(&v.journal);
+    for (size_t i = 0; i < ps->n; i++)
+        outcome_free(&v.outcomes[i]);
+    free(v.outcomes);
+    return status;
+}
+
+int verify_command(int argc, char **argv)
+{
+    Args a;
+    int parsed = parse(argc, argv, &a);
     if (parsed < 0)
         return EXIT_USAGE;
     if (parsed > 0) {
         verify_usage(stdout);
         return EXIT_OK;
     }
-    Verify v = { .journal = { -1 } };
-    VerifyPositions ps = { 0 };
-    long jobs;
-    int status = setup_run(&a, &v, &ps, &jobs);
-    if (status != 0) {
-        sources_free(&ps);
+    VerifyRequest r;
+    int status = validate(&a, &r);
+    if (status != EXIT_OK)
         return status;
-    }
-    v.outcomes = calloc(ps.n, sizeof *v.outcomes);
-    char err[ERRMSG_LEN], described[4096];
-    if (!v.outcomes) {
-        sources_free(&ps);
-        return run_error(EXIT_FAILED, "out of memory");
-    }
-    size_t resumed = 0;
-    if (a.resume) {
-        describe(&a, &v, described, sizeof described);
-        status = journal_open(&v.journal, a.resume, described, &ps, v.outcomes, &resumed, err,
-                              sizeof err);
-        if (status != EXIT_OK) {
-            run_error(status, "%s", err);
-            goto out;
-        }
-        v.journaling = true;
-    }
-    v.todo = ps.n - resumed;
-    if (!a.quiet && ps.skipped)
-        fprintf(stderr, "verify: %zu suite lines of other variants (;V) skipped\n", ps.skipped);
-    if (!a.quiet)
-        fprintf(stderr, "verify: %zu positions of %s (%s rules), %zu already checked, %ld jobs\n",
-                ps.n, v.plan.b.variant->name, turn_rules_name(v.plan.b.rules.turns), resumed, jobs);
-    if (v.todo > 0 && probe(&v, err, sizeof err) != 0) {
-        status = run_error(EXIT_FAILED, "the engine cannot be used: %s", err);
-        goto out;
-    }
-    pthread_mutex_init(&v.lock, NULL);
-    progress_start(&v.progress, "verify", a.quiet);
-    run_jobs(&v, jobs < (long)v.todo ? jobs : (long)(v.todo ? v.todo : 1));
-    pthread_mutex_destroy(&v.lock);
-    if (v.journal_err[0]) {
-        status = run_error(EXIT_FAILED, "%s", v.journal_err);
-        goto out;
-    }
-    status = report(&a, &v);
-out:
-    journal_close(&v.journal);
-    for (size_t i = 0; i < ps.n; i++)
-        outcome_free(&v.outcomes[i]);
-    free(v.outcomes);
+    VerifyPositions ps = { 0 };
+    status = load_positions(&a, &r, &ps);
+    if (status == EXIT_OK)
+        status = run(&a, &r, &ps);
     sources_free(&ps);
     return status;
 }

@@ -75,3 +75,16 @@ int eval_config_read(const char *path, EvalParams *p, char *err, size_t errlen)
     ini_file_free(&ini);
     return c.failed ? -1 : 0;
 }
+
+void eval_config_print_keys(FILE *out)
+{
+    fprintf(out,
+            "[eval], [player1.eval], [player2.eval]  evaluation parameters: default (range)\n");
+    EvalParams defaults;
+    eval_defaults(&defaults);
+    int count;
+    const EvalParamInfo *list = eval_param_list(&count);
+    for (int i = 0; i < count; i++)
+        fprintf(out, "  %-20s %d (%d to %d)\n", list[i].name, *eval_param_ref(&defaults, &list[i]),
+                list[i].min, list[i].max);
+}

@@ -6,6 +6,7 @@
 #define CARRERA_EVAL_CONFIG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "eval.h"
 #include "ini_file.h"
@@ -21,5 +22,9 @@ void eval_config_check(const Ini *ini, const char *section, EvalParams *p, IniCh
 
 /* Reads a file whose only section is [eval] and applies it to *p, as eval_config_apply. */
 int eval_config_read(const char *path, EvalParams *p, char *err, size_t errlen);
+
+/* Writes the keys of an evaluation section, every parameter with its default and range, one per
+ * line, as ini_keys_print writes the other sections'. */
+void eval_config_print_keys(FILE *out);
 
 #endif

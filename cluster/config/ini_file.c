@@ -260,6 +260,14 @@ const IniSection *ini_file_section(const Ini *ini, const char *name)
     return NULL;
 }
 
+int ini_file_line(const Ini *ini, const char *section, const char *key)
+{
+    for (int i = 0; i < ini->entry_count; i++)
+        if (strcmp(ini->entries[i].section, section) == 0 && strcmp(ini->entries[i].key, key) == 0)
+            return ini->entries[i].line;
+    return 0;
+}
+
 void ini_check_start(IniCheck *c, const Ini *ini, char *err, size_t errlen)
 {
     *c = (IniCheck){ .name = ini->name, .err = err, .errlen = errlen };

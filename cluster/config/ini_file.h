@@ -49,6 +49,9 @@ void ini_file_free(Ini *ini);
 /* The first header of the section of this name, or NULL. */
 const IniSection *ini_file_section(const Ini *ini, const char *name);
 
+/* The line of key in section, 0 when it is not there. */
+int ini_file_line(const Ini *ini, const char *section, const char *key);
+
 /* The validation of one Ini: the message of the error on the earliest line so far, in err. */
 typedef struct IniCheck {
     const char *name;

@@ -12,6 +12,7 @@
 
 #include "perft_config.h"
 #include "imbalance.h"
+#include "ini_keys.h"
 #include "player_config.h"
 #include "tune_config.h"
 
@@ -66,6 +67,10 @@ typedef struct MatchConfig {
     int stages;
     uint64_t pairs_per_stage;
 } MatchConfig;
+
+/* The keys of [match] and of each player's section. */
+extern const IniKeys match_config_keys;
+extern const IniKeys player_config_keys;
 
 /* Reads and validates the match in the file at path. Returns 0; or -1 with one message in err
  * (`FILE:LINE: ...`), *out then holding nothing to free. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Reading perft job files (perft_config.h): the entries of the INI file (ini_file.h) checked
- * against the one section, [perft], and its keys, then turned into a PerftConfig. The first error
- * in the file is the one reported. */
+ * against the one section, [perft], and read through its table of keys (ini_keys.h), then the
+ * checks that need several keys. The first error in the file is the one reported. */
 #include "perft_config.h"
 
 #include <inttypes.h>
@@ -12,68 +12,17 @@
 
 #include "errmsg.h"
 #include "ini_file.h"
+#include "ini_keys.h"
 #include "number.h"
 #include "variant.h"
 
-typedef enum Key {
-    KEY_VARIANT,
-    KEY_POSITION,
-    KEY_DEPTH,
-    KEY_TURNS,
-    KEY_EP_RULE,
-    KEY_SPLIT_DEPTH,
-    KEY_THREADS,
-    KEY_HASH_MB,
-    KEY_KEY_SEED,
-    KEY_OUTPUT,
-    KEY_CHECKPOINT_INTERVAL,
-    KEY_NB
-} Key;
-
-static const char *const KEY_NAMES[KEY_NB] = {
-    "variant",
-    "position",
-    "depth",
-    "turns",
-    "ep_rule",
-    "split_depth",
-    "threads",
-    "hash_mb",
-    "key_seed",
-    "output",
-    "checkpoint_interval",
-};
-
-typedef struct Parser {
-    IniCheck check;
-    int key_line[KEY_NB]; /* 0: not given */
-    PerftConfig *cfg;
-} Parser;
-
-static void bad_value(Parser *p, Key k, const char *value, const char *must)
+/* The variant's name, with the list of every name when it is none. */
+static void read_variant(void *target, const IniKey *k, const IniEntry *e, IniCheck *c)
 {
-    ini_fail(&p->check, p->key_line[k], "bad value '%s' for %s: must be %s", value, KEY_NAMES[k],
-             must);
-}
-
-/* A whole number from min to max into *out, or the error. */
-static void number(Parser *p, Key k, const char *value, long min, long max, int *out)
-{
-    long v;
-    if (number_parse(value, min, max, &v)) {
-        *out = (int)v;
-        return;
-    }
-    char must[96];
-    snprintf(must, sizeof must, "%sa whole number from %ld to %ld",
-             k == KEY_SPLIT_DEPTH ? "auto or " : "", min, max);
-    bad_value(p, k, value, must);
-}
-
-static void variant_value(Parser *p, const char *value)
-{
-    p->cfg->variant = variant_by_name(value);
-    if (p->cfg->variant)
+    PerftConfig *cfg = target;
+    (void)k;
+    cfg->variant = variant_by_name(e->value);
+    if (cfg->variant)
         return;
     char must[512] = "one of ";
     int count;
@@ -82,146 +31,124 @@ static void variant_value(Parser *p, const char *value)
         size_t used = strlen(must);
         snprintf(must + used, sizeof must - used, "%s%s", i ? ", " : "", all[i]->name);
     }
-    bad_value(p, KEY_VARIANT, value, must);
+    ini_bad_value(c, e, must);
 }
 
 /* startpos, fen FEN or chess960 N; the FEN is read once the variant and rules are known. */
-static void position_value(Parser *p, const char *value)
+static void read_position(void *target, const IniKey *k, const IniEntry *e, IniCheck *c)
 {
-    PerftConfig *c = p->cfg;
-    if (strlen(value) >= sizeof c->position_text) {
-        bad_value(p, KEY_POSITION, value, "startpos, fen FEN or chess960 N (this is too long)");
+    PerftConfig *cfg = target;
+    const char *value = e->value;
+    if (strlen(value) >= sizeof cfg->position_text) {
+        ini_bad_value(c, e, "startpos, fen FEN or chess960 N (this is too long)");
         return;
     }
-    strcpy(c->position_text, value);
+    strcpy(cfg->position_text, value);
     const char *arg = value + strcspn(value, " \t");
     size_t word = (size_t)(arg - value);
     arg += strspn(arg, " \t");
     if (word == 8 && strncmp(value, "startpos", 8) == 0 && *arg == '\0') {
-        c->position = CONFIG_STARTPOS;
+        cfg->position = CONFIG_STARTPOS;
     } else if (word == 3 && strncmp(value, "fen", 3) == 0 && *arg != '\0') {
-        c->position = CONFIG_FEN;
+        cfg->position = CONFIG_FEN;
     } else if (word == 8 && strncmp(value, "chess960", 8) == 0) {
         long n;
         if (!number_parse(arg, 0, 959, &n)) {
-            bad_value(p, KEY_POSITION, value,
-                      "chess960 N with N a whole number from 0 to 959 (518 is the standard array)");
+            ini_bad_value(
+                c, e, "chess960 N with N a whole number from 0 to 959 (518 is the standard array)");
             return;
         }
-        c->position = CONFIG_CHESS960;
-        c->chess960 = (int)n;
+        cfg->position = CONFIG_CHESS960;
+        cfg->chess960 = (int)n;
     } else {
-        bad_value(p, KEY_POSITION, value, "startpos, fen FEN or chess960 N");
+        ini_bad_value(c, e, k->must);
     }
 }
 
-static void set_value(Parser *p, Key k, const char *value)
+static void read_turns(void *target, const IniKey *k, const IniEntry *e, IniCheck *c)
 {
-    PerftConfig *c = p->cfg;
-    switch (k) {
-    case KEY_VARIANT:
-        variant_value(p, value);
-        break;
-    case KEY_POSITION:
-        position_value(p, value);
-        break;
-    case KEY_DEPTH:
-        number(p, k, value, 1, CONFIG_MAX_DEPTH, &c->depth);
-        break;
-    case KEY_TURNS:
-        if (!turn_rules_parse(value, &c->rules.turns))
-            bad_value(p, k, value,
-                      "one of single, marseillais, marseillais-balanced, galvin, bennekom, "
-                      "extramove");
-        break;
-    case KEY_EP_RULE:
-        if (!ep_rule_parse(value, &c->rules.ep))
-            bad_value(p, k, value, "classic or modern");
-        break;
-    case KEY_SPLIT_DEPTH:
-        if (strcmp(value, "auto") == 0)
-            c->split_depth = CONFIG_SPLIT_AUTO;
-        else
-            number(p, k, value, 1, CONFIG_MAX_DEPTH, &c->split_depth);
-        break;
-    case KEY_THREADS:
-        number(p, k, value, 0, CONFIG_MAX_THREADS, &c->threads);
-        break;
-    case KEY_HASH_MB:
-        number(p, k, value, 0, CONFIG_MAX_HASH_MB, &c->hash_mb);
-        break;
-    case KEY_KEY_SEED: {
-        long seed;
-        if (number_parse(value, 0, LONG_MAX, &seed)) {
-            c->key_seed = (uint64_t)seed;
-        } else {
-            char must[64];
-            snprintf(must, sizeof must, "a whole number from 0 to %ld", LONG_MAX);
-            bad_value(p, k, value, must);
-        }
-        break;
-    }
-    case KEY_OUTPUT:
-        if (value[0] == '\0' || strlen(value) >= sizeof c->output)
-            bad_value(p, k, value, "a file name");
-        else
-            strcpy(c->output, value);
-        break;
-    case KEY_CHECKPOINT_INTERVAL:
-        number(p, k, value, 0, CONFIG_MAX_CHECKPOINT, &c->checkpoint_interval);
-        break;
-    case KEY_NB:
-        break;
+    if (!turn_rules_parse(e->value, ini_key_field(target, k)))
+        ini_bad_value(c, e, k->must);
+}
+
+static void read_ep_rule(void *target, const IniKey *k, const IniEntry *e, IniCheck *c)
+{
+    if (!ep_rule_parse(e->value, ini_key_field(target, k)))
+        ini_bad_value(c, e, k->must);
+}
+
+static void read_split_depth(void *target, const IniKey *k, const IniEntry *e, IniCheck *c)
+{
+    PerftConfig *cfg = target;
+    long v;
+    (void)k;
+    if (strcmp(e->value, "auto") == 0) {
+        cfg->split_depth = CONFIG_SPLIT_AUTO;
+    } else if (number_parse(e->value, 1, CONFIG_MAX_DEPTH, &v)) {
+        cfg->split_depth = (int)v;
+    } else {
+        char must[96];
+        snprintf(must, sizeof must, "auto or a whole number from 1 to %d", CONFIG_MAX_DEPTH);
+        ini_bad_value(c, e, must);
     }
 }
 
-/* One `key = value` of [perft]. */
-static void set_key(Parser *p, const IniEntry *e)
-{
-    int k = 0;
-    while (k < KEY_NB && strcmp(e->key, KEY_NAMES[k]) != 0)
-        k++;
-    if (k == KEY_NB) {
-        char valid[256] = "valid: ";
-        for (int i = 0; i < KEY_NB; i++) {
-            size_t used = strlen(valid);
-            snprintf(valid + used, sizeof valid - used, "%s%s", i ? ", " : "", KEY_NAMES[i]);
-        }
-        ini_unknown_key(&p->check, e, valid);
-        return;
-    }
-    p->key_line[k] = e->line;
-    set_value(p, (Key)k, e->value);
-}
+static const IniKey PERFT_KEY_LIST[] = {
+    INI_KEY_CALL(PerftConfig, "variant", variant, read_variant, NULL,
+                 "the rule set (default chess; carrera --help lists them)"),
+    INI_KEY_CALL(PerftConfig, "position", position, read_position,
+                 "startpos, fen FEN or chess960 N", "startpos, fen FEN or chess960 N (required)"),
+    INI_KEY_WHOLE(PerftConfig, "depth", depth, 1, CONFIG_MAX_DEPTH,
+                  "plies (complete turns under double-move rules; required)"),
+    INI_KEY_CALL(PerftConfig, "turns", rules.turns, read_turns,
+                 "one of single, marseillais, marseillais-balanced, galvin, bennekom, extramove",
+                 "the turn rules (default single)"),
+    INI_KEY_CALL(PerftConfig, "ep_rule", rules.ep, read_ep_rule, "classic or modern",
+                 "en passant under double-move rules: classic (default) or modern"),
+    INI_KEY_CALL(PerftConfig, "split_depth", split_depth, read_split_depth, NULL,
+                 "turns from the root to the work units, or auto (default)"),
+    INI_KEY_WHOLE(PerftConfig, "threads", threads, 0, CONFIG_MAX_THREADS,
+                  "threads per rank (default 0: OMP_NUM_THREADS, else every core)"),
+    INI_KEY_WHOLE(PerftConfig, "hash_mb", hash_mb, 0, CONFIG_MAX_HASH_MB,
+                  "transposition table per rank in megabytes (default 0: none)"),
+    INI_KEY_WHOLE(PerftConfig, "key_seed", key_seed, 0, LONG_MAX,
+                  "the seed of the Zobrist hash keys (default 0)"),
+    INI_KEY_TEXT(PerftConfig, "output", output, "a file name",
+                 "the HDF5 result file (default: the file's name with .h5)"),
+    INI_KEY_WHOLE(PerftConfig, "checkpoint_interval", checkpoint_interval, 0, CONFIG_MAX_CHECKPOINT,
+                  "seconds between checkpoint flushes (default 60; 0: after every unit)"),
+};
+
+const IniKeys perft_config_keys = { "[perft]", "a perft job (carrera perft --config FILE)",
+                                    PERFT_KEY_LIST,
+                                    sizeof PERFT_KEY_LIST / sizeof *PERFT_KEY_LIST };
 
 /* What needs several keys: the required ones, the split depth against the depth, the position
  * under the variant and rules. */
-static void check_whole(Parser *p, const Ini *ini)
+static void check_whole(IniCheck *check, PerftConfig *c, const Ini *ini)
 {
-    PerftConfig *c = p->cfg;
     if (!ini_file_section(ini, "perft")) {
-        ini_fail(&p->check, 0,
-                 "no [perft] section (a perft job needs one, with position and depth)");
+        ini_fail(check, 0, "no [perft] section (a perft job needs one, with position and depth)");
         return;
     }
-    if (!p->key_line[KEY_POSITION]) {
-        ini_fail(&p->check, 0,
+    const int line = ini_file_line(ini, "perft", "position");
+    if (!line) {
+        ini_fail(check, 0,
                  "key 'position' is missing from [perft] (startpos, fen FEN or chess960 N)");
         return;
     }
-    if (!p->key_line[KEY_DEPTH]) {
-        ini_fail(&p->check, 0, "key 'depth' is missing from [perft] (a whole number from 1 to %d)",
+    if (!ini_file_line(ini, "perft", "depth")) {
+        ini_fail(check, 0, "key 'depth' is missing from [perft] (a whole number from 1 to %d)",
                  CONFIG_MAX_DEPTH);
         return;
     }
     if (c->split_depth > c->depth) {
-        char value[16], must[64];
-        snprintf(value, sizeof value, "%d", c->split_depth);
-        snprintf(must, sizeof must, "auto or a whole number from 1 to the depth (%d)", c->depth);
-        bad_value(p, KEY_SPLIT_DEPTH, value, must);
+        ini_fail(check, ini_file_line(ini, "perft", "split_depth"),
+                 "bad value '%d' for split_depth: must be auto or a whole number from 1 to the "
+                 "depth (%d)",
+                 c->split_depth, c->depth);
         return;
     }
-    const int line = p->key_line[KEY_POSITION];
     char err[ERRMSG_LEN];
     switch (c->position) {
     case CONFIG_STARTPOS:
@@ -231,20 +158,18 @@ static void check_whole(Parser *p, const Ini *ini)
         const char *fen = c->position_text + 3;
         fen += strspn(fen, " \t");
         if (setup_from_fen_rules(&c->setup, c->variant, &c->rules, fen, err, sizeof err) != 0)
-            ini_fail(&p->check, line,
-                     "bad value '%s' for position: bad FEN for %s under %s rules: %s",
+            ini_fail(check, line, "bad value '%s' for position: bad FEN for %s under %s rules: %s",
                      c->position_text, c->variant->name, turn_rules_name(c->rules.turns), err);
         break;
     }
     case CONFIG_CHESS960:
         if (strcmp(c->variant->name, "chess960") != 0)
-            ini_fail(
-                &p->check, line,
-                "bad value '%s' for position: chess960 N needs variant = chess960 (the variant "
-                "is %s)",
-                c->position_text, c->variant->name);
+            ini_fail(check, line,
+                     "bad value '%s' for position: chess960 N needs variant = chess960 (the "
+                     "variant is %s)",
+                     c->position_text, c->variant->name);
         else if (setup_chess960(&c->setup, c->variant, c->chess960, err, sizeof err) != 0)
-            ini_fail(&p->check, line, "bad value '%s' for position: %s", c->position_text, err);
+            ini_fail(check, line, "bad value '%s' for position: %s", c->position_text, err);
         break;
     }
 }
@@ -259,23 +184,22 @@ static int from_ini(Ini *ini, PerftConfig *out, char *err, size_t errlen)
         .split_depth = CONFIG_SPLIT_AUTO,
         .checkpoint_interval = 60,
     };
-    Parser p = { .cfg = out };
-    ini_check_start(&p.check, ini, err, errlen);
+    IniCheck check;
+    ini_check_start(&check, ini, err, errlen);
     for (int i = 0; i < ini->section_count; i++)
         if (strcmp(ini->sections[i].name, "perft") != 0)
-            ini_unknown_section(&p.check, &ini->sections[i],
-                                "a perft job has one section, [perft]");
+            ini_unknown_section(&check, &ini->sections[i], "a perft job has one section, [perft]");
     /* Keys of an unknown section are left alone: the error at its header comes before them. */
     for (int i = 0; i < ini->entry_count; i++) {
         const IniEntry *e = &ini->entries[i];
         if (e->section[0] == '\0')
-            ini_outside_section(&p.check, e, "perft");
+            ini_outside_section(&check, e, "perft");
         else if (strcmp(e->section, "perft") == 0)
-            set_key(&p, e);
+            ini_keys_read(&perft_config_keys, out, e, &check);
     }
-    if (!p.check.failed)
-        check_whole(&p, ini);
-    if (p.check.failed) {
+    if (!check.failed)
+        check_whole(&check, out, ini);
+    if (check.failed) {
         *out = (PerftConfig){ 0 };
         return -1;
     }

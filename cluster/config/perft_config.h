@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "ini_file.h"
+#include "ini_keys.h"
 #include "rules.h"
 #include "setup.h"
 
@@ -45,6 +46,9 @@ typedef struct PerftConfig {
     char output[CONFIG_PATH_MAX]; /* output: default the file's base name with .h5 for .ini */
     int checkpoint_interval; /* seconds between checkpoint flushes, default 60; 0: every unit */
 } PerftConfig;
+
+/* The keys of [perft]. */
+extern const IniKeys perft_config_keys;
 
 /* Reads and validates the perft job in the file at path. Returns 0; or -1 with one message in
  * err (`FILE:LINE: key 'deth' is unknown in [perft] ...`, `FILE:LINE: bad value 'x' for

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Reading the [tune] section (tune_config.h). */
+/* Reading the [tune] section (tune_config.h) through its table of keys (ini_keys.h). */
 #define _POSIX_C_SOURCE 200809L /* strtok_r, strcasecmp */
 #include "tune_config.h"
 
@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ini_keys.h"
 #include "number.h"
 
 const char *tune_method_name(TuneMethod m)
@@ -26,11 +27,6 @@ void tune_config_defaults(TuneConfig *t)
                        .alpha = 0.602,
                        .gamma = 0.101,
                        .skip_plies = 16 };
-}
-
-static void bad(IniCheck *check, const IniEntry *e, const char *must)
-{
-    ini_fail(check, e->line, "bad value '%s' for %s: must be %s", e->value, e->key, must);
 }
 
 /* A finite number, the whole text. */
@@ -68,15 +64,17 @@ static TuneParam *param_named(TuneConfig *t, const char *name)
     return NULL;
 }
 
-static void params_key(TuneConfig *t, IniCheck *check, const IniEntry *e)
+static void read_params(void *target, const IniKey *k, const IniEntry *e, IniCheck *check)
 {
+    TuneConfig *t = target;
+    (void)k;
     char buf[4096], *items[TUNE_MAX_PARAMS + 1];
     int n = split(e->value, buf, sizeof buf, items, TUNE_MAX_PARAMS);
     if (n <= 0) {
         char must[96];
         snprintf(must, sizeof must, "1 to %d evaluation parameters, separated by commas",
                  TUNE_MAX_PARAMS);
-        bad(check, e, must);
+        ini_bad_value(check, e, must);
         return;
     }
     t->n_params = 0;
@@ -97,9 +95,13 @@ static void params_key(TuneConfig *t, IniCheck *check, const IniEntry *e)
     }
 }
 
+static bool is_param(const char *key) { return eval_param_find(key) != NULL; }
+
 /* "MIN, MAX, C_END, R_END" for a parameter (its name is the key). */
-static void bounds_key(TuneConfig *t, IniCheck *check, const IniEntry *e, const EvalParamInfo *info)
+static void read_bounds(void *target, const IniKey *k, const IniEntry *e, IniCheck *check)
 {
+    TuneConfig *t = target;
+    const EvalParamInfo *info = eval_param_find(e->key);
     TuneParam *p = param_named(t, info->name);
     if (!p) {
         ini_fail(check, e->line, "%s has bounds but is not in params (params = ... comes first)",
@@ -113,7 +115,7 @@ static void bounds_key(TuneConfig *t, IniCheck *check, const IniEntry *e, const 
     for (int i = 0; ok && i < 4; i++)
         ok = number(items[i], &v[i]);
     if (!ok) {
-        bad(check, e, "MIN, MAX, C_END, R_END (four numbers, as fishtest writes them)");
+        ini_bad_value(check, e, k->must);
         return;
     }
     if (!(v[0] < v[1]) || v[0] < info->min || v[1] > info->max) {
@@ -130,110 +132,132 @@ static void bounds_key(TuneConfig *t, IniCheck *check, const IniEntry *e, const 
     };
 }
 
+static void read_A(void *target, const IniKey *k, const IniEntry *e, IniCheck *check)
+{
+    TuneConfig *t = target;
+    double x;
+    if (number(e->value, &x) && x >= 0) {
+        t->A = x;
+        t->A_given = true;
+    } else {
+        ini_bad_value(check, e, k->must);
+    }
+}
+
+/* alpha, gamma: exponents of SPSA's schedule. */
+static void read_exponent(void *target, const IniKey *k, const IniEntry *e, IniCheck *check)
+{
+    double x;
+    if (number(e->value, &x) && x > 0 && x <= 1)
+        *(double *)ini_key_field(target, k) = x;
+    else
+        ini_bad_value(check, e, k->must);
+}
+
+static void read_sources(void *target, const IniKey *k, const IniEntry *e, IniCheck *check)
+{
+    TuneConfig *t = target;
+    char buf[TUNE_MAX_SOURCES * CONFIG_PATH_MAX], *items[TUNE_MAX_SOURCES + 1];
+    int count = split(e->value, buf, sizeof buf, items, TUNE_MAX_SOURCES);
+    if (count <= 0) {
+        ini_bad_value(check, e, k->must);
+        return;
+    }
+    for (int i = 0; i < count; i++)
+        if (strlen(items[i]) >= CONFIG_PATH_MAX) {
+            ini_fail(check, e->line, "games: a path longer than %d characters",
+                     CONFIG_PATH_MAX - 1);
+            return;
+        }
+    t->n_sources = count;
+    for (int i = 0; i < count; i++)
+        snprintf(t->sources[i], sizeof t->sources[i], "%s", items[i]);
+}
+
+static void read_sweep(void *target, const IniKey *k, const IniEntry *e, IniCheck *check)
+{
+    TuneConfig *t = target;
+    char buf[TUNE_MAX_SWEEP * 24], *items[TUNE_MAX_SWEEP + 1];
+    int count = split(e->value, buf, sizeof buf, items, TUNE_MAX_SWEEP);
+    long n;
+    t->n_sweep = 0;
+    for (int i = 0; i < count; i++) {
+        if (!number_parse(items[i], 1, 1000000000, &n) ||
+            (i > 0 && (uint64_t)n <= t->sweep[i - 1])) {
+            t->n_sweep = 0;
+            break;
+        }
+        t->sweep[t->n_sweep++] = (uint64_t)n;
+    }
+    if (t->n_sweep < 2)
+        ini_bad_value(check, e, k->must);
+}
+
+static void read_pawn_logit(void *target, const IniKey *k, const IniEntry *e, IniCheck *check)
+{
+    TuneConfig *t = target;
+    double x;
+    if (number(e->value, &x) && x > 0 && x <= 5)
+        t->plan_pawn_logit = x;
+    else
+        ini_bad_value(check, e, k->must);
+}
+
+static void read_draw_rate(void *target, const IniKey *k, const IniEntry *e, IniCheck *check)
+{
+    TuneConfig *t = target;
+    double x;
+    if (number(e->value, &x) && x >= 0 && x < 1)
+        t->plan_draw_rate = x;
+    else
+        ini_bad_value(check, e, k->must);
+}
+
+static const IniWord METHODS[] = {
+    { "imbalance", TUNE_IMBALANCE }, { "spsa", TUNE_SPSA }, { "regression", TUNE_REGRESSION }, { 0 }
+};
+
+static const IniKey TUNE_KEY_LIST[] = {
+    INI_KEY_WORD(TuneConfig, "method", method, METHODS, "imbalance (default), spsa or regression"),
+    INI_KEY_WHOLE(TuneConfig, "iterations", iterations, 1, TUNE_MAX_ITERATIONS,
+                  "imbalance: at most this many rounds (default 1); spsa: N (required)"),
+    INI_KEY_WHOLE(TuneConfig, "pairs_per_iteration", pairs_per_iteration, 1, 1000000,
+                  "spsa: game pairs per iteration (default 2)"),
+    INI_KEY_CALL(TuneConfig, "A", A, read_A, "a number >= 0", "spsa: A (default 0.1 N)"),
+    INI_KEY_CALL(TuneConfig, "alpha", alpha, read_exponent, "a number in (0, 1]",
+                 "spsa: alpha (default 0.602)"),
+    INI_KEY_CALL(TuneConfig, "gamma", gamma, read_exponent, "a number in (0, 1]",
+                 "spsa: gamma (default 0.101)"),
+    INI_KEY_CALL(TuneConfig, "params", params, read_params, NULL,
+                 "spsa: the evaluation parameters tuned (default: the A and C values)"),
+    INI_KEY_FAMILY(TuneConfig, "PARAMETER", params, is_param, read_bounds,
+                   "MIN, MAX, C_END, R_END (four numbers, as fishtest writes them)",
+                   "spsa: a parameter's MIN, MAX, C_END, R_END"),
+    INI_KEY_CALL(TuneConfig, "games", sources, read_sources,
+                 "1 to 16 result files (.h5) separated by commas",
+                 "regression: fit these result files' games, play none"),
+    INI_KEY_WHOLE(TuneConfig, "skip_plies", skip_plies, 0, 1000,
+                  "regression: turns at the start of each game not sampled (default 16)"),
+    INI_KEY_CALL(TuneConfig, "nodes", sweep, read_sweep,
+                 "2 to 16 node counts per turn, rising, separated by commas (1000, 4000, 16000)",
+                 "imbalance: a convergence sweep, the design once per node count"),
+    INI_KEY_CALL(TuneConfig, "plan_pawn_logit", plan_pawn_logit, read_pawn_logit,
+                 "a pawn's worth in logits of the score, in (0, 5]",
+                 "imbalance: check-config's plan assumes a pawn worth this (default 0.4)"),
+    INI_KEY_CALL(TuneConfig, "plan_draw_rate", plan_draw_rate, read_draw_rate,
+                 "a draw rate in [0, 1)",
+                 "imbalance: and even games drawn this often (default 0.15)"),
+};
+
+const IniKeys tune_config_keys = { "[tune]", "the method of carrera tune", TUNE_KEY_LIST,
+                                   sizeof TUNE_KEY_LIST / sizeof *TUNE_KEY_LIST };
+
 void tune_config_key(TuneConfig *t, IniCheck *check, const IniEntry *e)
 {
     if (strcmp(e->section, "tune") != 0)
         return;
     t->given = true;
-    const char *k = e->key;
-    long n;
-    double x;
-    if (strcmp(k, "method") == 0) {
-        if (strcmp(e->value, "imbalance") == 0)
-            t->method = TUNE_IMBALANCE;
-        else if (strcmp(e->value, "spsa") == 0)
-            t->method = TUNE_SPSA;
-        else if (strcmp(e->value, "regression") == 0)
-            t->method = TUNE_REGRESSION;
-        else
-            bad(check, e, "imbalance, spsa or regression");
-    } else if (strcmp(k, "iterations") == 0) {
-        if (number_parse(e->value, 1, TUNE_MAX_ITERATIONS, &n))
-            t->iterations = (int)n;
-        else
-            bad(check, e, "a whole number from 1 to 100000");
-    } else if (strcmp(k, "pairs_per_iteration") == 0) {
-        if (number_parse(e->value, 1, 1000000, &n))
-            t->pairs_per_iteration = (int)n;
-        else
-            bad(check, e, "a whole number from 1 to 1000000");
-    } else if (strcmp(k, "A") == 0) {
-        if (number(e->value, &x) && x >= 0) {
-            t->A = x;
-            t->A_given = true;
-        } else {
-            bad(check, e, "a number >= 0");
-        }
-    } else if (strcmp(k, "alpha") == 0 || strcmp(k, "gamma") == 0) {
-        if (number(e->value, &x) && x > 0 && x <= 1)
-            *(k[0] == 'a' ? &t->alpha : &t->gamma) = x;
-        else
-            bad(check, e, "a number in (0, 1]");
-    } else if (strcmp(k, "params") == 0) {
-        params_key(t, check, e);
-    } else if (strcmp(k, "games") == 0) {
-        char buf[TUNE_MAX_SOURCES * CONFIG_PATH_MAX], *items[TUNE_MAX_SOURCES + 1];
-        int count = split(e->value, buf, sizeof buf, items, TUNE_MAX_SOURCES);
-        if (count <= 0) {
-            bad(check, e, "1 to 16 result files (.h5) separated by commas");
-            return;
-        }
-        for (int i = 0; i < count; i++)
-            if (strlen(items[i]) >= CONFIG_PATH_MAX) {
-                ini_fail(check, e->line, "games: a path longer than %d characters",
-                         CONFIG_PATH_MAX - 1);
-                return;
-            }
-        t->n_sources = count;
-        for (int i = 0; i < count; i++)
-            snprintf(t->sources[i], sizeof t->sources[i], "%s", items[i]);
-    } else if (strcmp(k, "nodes") == 0) {
-        char buf[TUNE_MAX_SWEEP * 24], *items[TUNE_MAX_SWEEP + 1];
-        int count = split(e->value, buf, sizeof buf, items, TUNE_MAX_SWEEP);
-        t->n_sweep = 0;
-        for (int i = 0; i < count; i++) {
-            if (!number_parse(items[i], 1, 1000000000, &n) ||
-                (i > 0 && (uint64_t)n <= t->sweep[i - 1])) {
-                t->n_sweep = 0;
-                break;
-            }
-            t->sweep[t->n_sweep++] = (uint64_t)n;
-        }
-        if (t->n_sweep < 2)
-            bad(check, e,
-                "2 to 16 node counts per turn, rising, separated by commas (1000, 4000, 16000)");
-    } else if (strcmp(k, "plan_pawn_logit") == 0) {
-        if (number(e->value, &x) && x > 0 && x <= 5)
-            t->plan_pawn_logit = x;
-        else
-            bad(check, e, "a pawn's worth in logits of the score, in (0, 5]");
-    } else if (strcmp(k, "plan_draw_rate") == 0) {
-        if (number(e->value, &x) && x >= 0 && x < 1)
-            t->plan_draw_rate = x;
-        else
-            bad(check, e, "a draw rate in [0, 1)");
-    } else if (strcmp(k, "skip_plies") == 0) {
-        if (number_parse(e->value, 0, 1000, &n))
-            t->skip_plies = (int)n;
-        else
-            bad(check, e, "a whole number from 0 to 1000");
-    } else if (eval_param_find(k)) {
-        bounds_key(t, check, e, eval_param_find(k));
-    } else {
-        ini_unknown_key(check, e,
-                        "[tune] takes method, iterations, pairs_per_iteration, A, alpha, gamma, "
-                        "params, one line per parameter's bounds, games, skip_plies, nodes, "
-                        "plan_pawn_logit, plan_draw_rate");
-    }
-}
-
-/* The line of key in [tune], 0 when absent. */
-static int line_of(const Ini *ini, const char *key)
-{
-    for (int i = 0; i < ini->entry_count; i++)
-        if (strcmp(ini->entries[i].section, "tune") == 0 && strcmp(ini->entries[i].key, key) == 0)
-            return ini->entries[i].line;
-    return 0;
+    ini_keys_read(&tune_config_keys, t, e, check);
 }
 
 void tune_config_check(TuneConfig *t, IniCheck *check, const Ini *ini)
@@ -242,33 +266,34 @@ void tune_config_check(TuneConfig *t, IniCheck *check, const Ini *ini)
                                              "params" };
     static const char *const regression_only[] = { "games", "skip_plies" };
     for (size_t i = 0; i < sizeof spsa_only / sizeof *spsa_only; i++)
-        if (t->method != TUNE_SPSA && line_of(ini, spsa_only[i]))
-            ini_fail(check, line_of(ini, spsa_only[i]), "%s is a setting of method = spsa",
-                     spsa_only[i]);
+        if (t->method != TUNE_SPSA && ini_file_line(ini, "tune", spsa_only[i]))
+            ini_fail(check, ini_file_line(ini, "tune", spsa_only[i]),
+                     "%s is a setting of method = spsa", spsa_only[i]);
     for (size_t i = 0; i < sizeof regression_only / sizeof *regression_only; i++)
-        if (t->method == TUNE_SPSA && line_of(ini, regression_only[i]))
-            ini_fail(check, line_of(ini, regression_only[i]),
+        if (t->method == TUNE_SPSA && ini_file_line(ini, "tune", regression_only[i]))
+            ini_fail(check, ini_file_line(ini, "tune", regression_only[i]),
                      "%s is a setting of the regression (method = regression or imbalance)",
                      regression_only[i]);
-    if (t->method == TUNE_REGRESSION && line_of(ini, "iterations"))
-        ini_fail(check, line_of(ini, "iterations"), "method = regression has no iterations");
-    if (t->method == TUNE_IMBALANCE && line_of(ini, "games"))
-        ini_fail(check, line_of(ini, "games"),
+    if (t->method == TUNE_REGRESSION && ini_file_line(ini, "tune", "iterations"))
+        ini_fail(check, ini_file_line(ini, "tune", "iterations"),
+                 "method = regression has no iterations");
+    if (t->method == TUNE_IMBALANCE && ini_file_line(ini, "tune", "games"))
+        ini_fail(check, ini_file_line(ini, "tune", "games"),
                  "games = FILES is for method = regression (the imbalance method plays its own)");
     static const char *const plan_keys[] = { "plan_pawn_logit", "plan_draw_rate" };
     for (size_t i = 0; i < 2; i++)
-        if (t->method != TUNE_IMBALANCE && line_of(ini, plan_keys[i]))
-            ini_fail(check, line_of(ini, plan_keys[i]), "%s is a setting of method = imbalance",
-                     plan_keys[i]);
-    if (t->method != TUNE_IMBALANCE && line_of(ini, "nodes"))
-        ini_fail(check, line_of(ini, "nodes"),
+        if (t->method != TUNE_IMBALANCE && ini_file_line(ini, "tune", plan_keys[i]))
+            ini_fail(check, ini_file_line(ini, "tune", plan_keys[i]),
+                     "%s is a setting of method = imbalance", plan_keys[i]);
+    if (t->method != TUNE_IMBALANCE && ini_file_line(ini, "tune", "nodes"))
+        ini_fail(check, ini_file_line(ini, "tune", "nodes"),
                  "nodes = N1, N2, ... (a convergence study) is for method = imbalance");
-    if (t->n_sweep && t->method == TUNE_IMBALANCE && line_of(ini, "iterations"))
-        ini_fail(check, line_of(ini, "iterations"),
+    if (t->n_sweep && t->method == TUNE_IMBALANCE && ini_file_line(ini, "tune", "iterations"))
+        ini_fail(check, ini_file_line(ini, "tune", "iterations"),
                  "nodes = ... plays the design once per node count, each fitted alone: it has no "
                  "iterations");
     if (t->method == TUNE_SPSA) {
-        if (!line_of(ini, "iterations"))
+        if (!ini_file_line(ini, "tune", "iterations"))
             ini_fail(check, ini_file_section(ini, "tune")->line,
                      "method = spsa needs iterations = N");
         if (t->n_params == 0) {

@@ -12,6 +12,7 @@
 #include "perft_config.h"
 #include "eval.h"
 #include "ini_file.h"
+#include "ini_keys.h"
 
 typedef enum TuneMethod {
     TUNE_IMBALANCE, /* material-odds matches, one least-squares fit per iteration */
@@ -62,6 +63,9 @@ uint64_t tune_sweep_nodes(const TuneConfig *t, int stage);
 /* The defaults: imbalance, 1 iteration, no parameters (spsa takes the Archbishop's and the
  * Chancellor's values when none are named). */
 void tune_config_defaults(TuneConfig *t);
+
+/* The keys of [tune]. */
+extern const IniKeys tune_config_keys;
 
 /* One entry of [tune] (a key of another section is not looked at); errors go to check. */
 void tune_config_key(TuneConfig *t, IniCheck *check, const IniEntry *e);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <omp.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,130 +229,208 @@ static FarmStats distribute(StageRunner *run)
     return fs;
 }
 
-int match_run(const MatchRequest *r)
-{
-    char err[ERRMSG_LEN] = "";
-    if (comm_init(NULL, NULL, err, sizeof err) != 0)
-        return run_error(EXIT_FAILED, "%s", err);
-
-    MatchConfig cfg = { 0 };
-    StageRunner *run = calloc(1, sizeof *run);
-    char **hosts = NULL;
+/* What one rank holds for the run. */
+typedef struct MatchJob {
+    const MatchRequest *request;
+    MatchConfig cfg;
+    StageRunner *run;
+    char **hosts; /* rank 0: every rank's host name */
     Provenance prov;
-    int status = EXIT_OK;
-    if (comm_gather_hosts(&hosts) != 0) {
-        snprintf(err, sizeof err, "out of memory gathering the host names");
-        status = EXIT_FAILED;
-    } else if (!run) {
-        snprintf(err, sizeof err, "out of memory");
-        status = EXIT_FAILED;
-    } else if (match_config_read(r->config, &cfg, err, sizeof err) != 0) {
-        status = EXIT_USAGE;
-    } else if (r->tune && !cfg.tune.given && cfg.n_imbalances == 0) {
-        snprintf(err, sizeof err,
-                 "%.900s: a tune run needs imbalances = ... in [match] (e.g. Q:A, N:PPP, P)",
-                 r->config);
-        status = EXIT_USAGE;
-    } else {
-        if (r->out)
-            snprintf(cfg.output, sizeof cfg.output, "%s", r->out);
-        if (r->pgn)
-            snprintf(cfg.pgn, sizeof cfg.pgn, "%s", r->pgn);
-        run->cfg = &cfg;
-        run->n_pairs = (uint64_t)cfg.games / 2;
-        run->threads = cfg.concurrency > 0 ? cfg.concurrency : omp_get_max_threads();
-        run->stage_end = cfg.pairs_per_stage < run->n_pairs ? cfg.pairs_per_stage : run->n_pairs;
-        run->eval[0] = cfg.players[0].eval;
-        run->eval[1] = cfg.players[1].eval;
-        if (r->tune && !(run->tuner = malloc(sizeof *run->tuner))) {
-            snprintf(err, sizeof err, "out of memory");
-            status = EXIT_FAILED;
-        } else if (r->tune && tuner_init(run->tuner, &cfg, err, sizeof err) != 0) {
-            free(run->tuner);
-            run->tuner = NULL;
-            status = EXIT_USAGE;
-        } else if (r->tune) {
-            run->eval[0] = run->tuner->eval[0];
-            run->eval[1] = run->tuner->eval[1];
-        }
-        /* every thread has its two players, each with its table (or its engine's) */
-        size_t tables = ((size_t)cfg.players[0].hash_mb + (size_t)cfg.players[1].hash_mb) << 20;
-        if (status)
-            ;
-        else if (estimate_check_memory(tables * (size_t)run->threads,
-                                       "the players' hash tables (hash, per game at once) would",
-                                       err, sizeof err) != 0)
-            status = EXIT_USAGE;
-        else if (openings_load(&run->openings, &cfg, err, sizeof err) != 0)
-            status = EXIT_USAGE;
-        else if (comm_rank() == 0) {
-            provenance_init(&prov, comm_size(), run->threads, (const char *const *)hosts,
-                            (size_t)comm_size(), cfg.text);
-            status = start_rank0(run, &cfg, &prov,
-                                 resume_wanted(r->resume, access(cfg.output, F_OK) == 0), err,
-                                 sizeof err);
-        }
+    char err[ERRMSG_LEN]; /* why the run cannot start */
+} MatchJob;
+
+/* Keeps why the run cannot start in j->err; returns status. */
+static int fail(MatchJob *j, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(MatchJob *j, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(j->err, sizeof j->err, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+/* The match file, and the command line's outputs in place of its own. */
+static int read_config(MatchJob *j)
+{
+    const MatchRequest *r = j->request;
+    if (match_config_read(r->config, &j->cfg, j->err, sizeof j->err) != 0)
+        return EXIT_USAGE;
+    if (r->tune && !j->cfg.tune.given && j->cfg.n_imbalances == 0)
+        return fail(j, EXIT_USAGE,
+                    "%.900s: a tune run needs imbalances = ... in [match] (e.g. Q:A, N:PPP, P)",
+                    r->config);
+    if (r->out)
+        snprintf(j->cfg.output, sizeof j->cfg.output, "%s", r->out);
+    if (r->pgn)
+        snprintf(j->cfg.pgn, sizeof j->cfg.pgn, "%s", r->pgn);
+    return EXIT_OK;
+}
+
+/* The runner's plan: pairs, threads, the first stage and the players' evaluation, set by the
+ * tuner in a tune run. */
+static int set_up(MatchJob *j)
+{
+    StageRunner *run = j->run;
+    const MatchConfig *cfg = &j->cfg;
+    run->cfg = cfg;
+    run->n_pairs = (uint64_t)cfg->games / 2;
+    run->threads = cfg->concurrency > 0 ? cfg->concurrency : omp_get_max_threads();
+    run->stage_end = cfg->pairs_per_stage < run->n_pairs ? cfg->pairs_per_stage : run->n_pairs;
+    run->eval[0] = cfg->players[0].eval;
+    run->eval[1] = cfg->players[1].eval;
+    if (!j->request->tune)
+        return EXIT_OK;
+    if (!(run->tuner = malloc(sizeof *run->tuner)))
+        return fail(j, EXIT_FAILED, "out of memory");
+    if (tuner_init(run->tuner, cfg, j->err, sizeof j->err) != 0) {
+        free(run->tuner);
+        run->tuner = NULL;
+        return EXIT_USAGE;
     }
-    status = comm_agree(status, err);
-    if (status == EXIT_OK && comm_rank() != 0) {
-        distribute(run);
-    } else if (status == EXIT_OK) {
-        estimate_note_match(&cfg, run->threads, comm_size());
-        progress_start(&run->progress, "match", r->quiet);
-        if (run->resumed && !r->quiet)
-            fprintf(
-                stderr,
-                "match: resuming %s (resume %d): %" PRIu64 " of %" PRIu64 " pairs played before\n",
-                cfg.output, match_file_resume_count(run->h5), run->tally.pairs_done, run->n_pairs);
-        uint64_t left = run->n_pairs - run->tally.pairs_done;
-        if ((uint64_t)run->threads > left)
-            run->threads = left > 0 ? (int)left : 1;
-        const double start = monotonic_seconds();
-        const FarmStats fs = distribute(run);
-        const double seconds = monotonic_seconds() - start;
-        progress_finish(&run->progress);
-        /* what coordinating the pairs cost rank 0: what bounds the ranks one coordinator serves */
-        if (!r->quiet && fs.tasks)
-            fprintf(stderr,
-                    "match: %" PRIu64 " pairs played, %" PRIu64 " by rank 0; coordinating: %.1f us "
-                    "of CPU a pair\n",
-                    fs.tasks, fs.tasks_local, 1e6 * fs.coordinator_cpu / (double)fs.tasks);
-        if (fclose(run->pgn) != 0 && !run->error[0])
-            snprintf(run->error, sizeof run->error, "cannot write the PGN file %.900s", cfg.pgn);
-        run->pgn = NULL;
-        /* a tune run's regression reads the games back from the result file */
-        if (run->tuner && !run->error[0] && cfg.tune.method != TUNE_SPSA) {
-            char h5err[ERRMSG_LEN];
-            if (match_file_flush(run->h5, h5err, sizeof h5err) != 0)
-                snprintf(run->error, sizeof run->error, "%.500s: %.500s", cfg.output, h5err);
-            else
-                match_games_regress(run->tuner, (const char *const[]){ cfg.output }, 1,
-                                    cfg.tune.skip_plies);
-        }
+    run->eval[0] = run->tuner->eval[0];
+    run->eval[1] = run->tuner->eval[1];
+    return EXIT_OK;
+}
+
+/* Every thread has its two players, each with its table (or its engine's): refused before they
+ * are allocated when the machine cannot hold them. */
+static int check_memory(MatchJob *j)
+{
+    const MatchConfig *cfg = &j->cfg;
+    size_t tables = ((size_t)cfg->players[0].hash_mb + (size_t)cfg->players[1].hash_mb) << 20;
+    if (estimate_check_memory(tables * (size_t)j->run->threads,
+                              "the players' hash tables (hash, per game at once) would", j->err,
+                              sizeof j->err) != 0)
+        return EXIT_USAGE;
+    return EXIT_OK;
+}
+
+/* The host names at rank 0 (collective: every rank calls it before any step can fail on one
+ * of them alone). */
+static int gather_hosts(MatchJob *j)
+{
+    if (comm_gather_hosts(&j->hosts) != 0)
+        return fail(j, EXIT_FAILED, "out of memory gathering the host names");
+    return EXIT_OK;
+}
+
+static int make_runner(MatchJob *j)
+{
+    if (!(j->run = calloc(1, sizeof *j->run)))
+        return fail(j, EXIT_FAILED, "out of memory");
+    return EXIT_OK;
+}
+
+static int load_openings(MatchJob *j)
+{
+    if (openings_load(&j->run->openings, &j->cfg, j->err, sizeof j->err) != 0)
+        return EXIT_USAGE;
+    return EXIT_OK;
+}
+
+/* Rank 0 makes or resumes the result and PGN files (start_rank0). */
+static int start_files(MatchJob *j)
+{
+    if (comm_rank() != 0)
+        return EXIT_OK;
+    provenance_init(&j->prov, comm_size(), j->run->threads, (const char *const *)j->hosts,
+                    (size_t)comm_size(), j->cfg.text);
+    bool resume = resume_wanted(j->request->resume, access(j->cfg.output, F_OK) == 0);
+    return start_rank0(j->run, &j->cfg, &j->prov, resume, j->err, sizeof j->err);
+}
+
+/* Everything before the first pair, on this rank, in order; the first step that fails gives the
+ * status, its message in j->err. */
+static int prepare(MatchJob *j)
+{
+    static int (*const steps[])(MatchJob *) = { gather_hosts, make_runner,   read_config, set_up,
+                                                check_memory, load_openings, start_files };
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+        int status = steps[i](j);
+        if (status != EXIT_OK)
+            return status;
+    }
+    return EXIT_OK;
+}
+
+/* Rank 0 after the last pair: the PGN closed, a tune run's regression over the games, the result
+ * file finished (or, after an error, left a checkpoint). Errors go to run->error. */
+static void finish_files(StageRunner *run, const MatchConfig *cfg)
+{
+    if (fclose(run->pgn) != 0 && !run->error[0])
+        snprintf(run->error, sizeof run->error, "cannot write the PGN file %.900s", cfg->pgn);
+    run->pgn = NULL;
+    /* a tune run's regression reads the games back from the result file */
+    if (run->tuner && !run->error[0] && cfg->tune.method != TUNE_SPSA) {
         char h5err[ERRMSG_LEN];
-        MatchFileSummary summary = { .sprt = cfg.sprt ? &run->sprt : NULL,
-                                     .end_time = NULL,
-                                     .tune = run->tuner,
-                                     .stop_reason = run->tuner && run->tuner->stop_reason[0]
-                                                        ? run->tuner->stop_reason
-                                                        : NULL };
-        /* an interrupted match stays a checkpoint, without a summary */
-        int closed = run->error[0] ? match_file_close(run->h5, h5err, sizeof h5err)
-                                   : match_file_finish(run->h5, &summary, h5err, sizeof h5err);
-        run->h5 = NULL;
-        if (closed != 0 && !run->error[0])
-            snprintf(run->error, sizeof run->error, "%.500s: %.500s", cfg.output, h5err);
-        print_summary(run, seconds);
-        if (run->tuner && !run->error[0]) {
-            tuner_print(stdout, run->tuner);
-            if (!tuner_ok(run->tuner))
-                status = EXIT_NEGATIVE;
-        }
-        fflush(stdout);
-        fprintf(stderr, "games: %s\nresult: %s\n", cfg.pgn, cfg.output);
-        if (run->error[0])
-            status = run_error(EXIT_FAILED, "%s", run->error);
+        if (match_file_flush(run->h5, h5err, sizeof h5err) != 0)
+            snprintf(run->error, sizeof run->error, "%.500s: %.500s", cfg->output, h5err);
+        else
+            match_games_regress(run->tuner, (const char *const[]){ cfg->output }, 1,
+                                cfg->tune.skip_plies);
     }
+    char h5err[ERRMSG_LEN];
+    MatchFileSummary summary = { .sprt = cfg->sprt ? &run->sprt : NULL,
+                                 .end_time = NULL,
+                                 .tune = run->tuner,
+                                 .stop_reason = run->tuner && run->tuner->stop_reason[0]
+                                                    ? run->tuner->stop_reason
+                                                    : NULL };
+    /* an interrupted match stays a checkpoint, without a summary */
+    int closed = run->error[0] ? match_file_close(run->h5, h5err, sizeof h5err)
+                               : match_file_finish(run->h5, &summary, h5err, sizeof h5err);
+    run->h5 = NULL;
+    if (closed != 0 && !run->error[0])
+        snprintf(run->error, sizeof run->error, "%.500s: %.500s", cfg->output, h5err);
+}
+
+/* Rank 0's part of the play: the pairs coordinated (and some played), the files finished, the
+ * summary printed. Returns the exit status. */
+static int play_rank0(MatchJob *j)
+{
+    StageRunner *run = j->run;
+    const MatchConfig *cfg = &j->cfg;
+    const bool quiet = j->request->quiet;
+    estimate_note_match(cfg, run->threads, comm_size());
+    progress_start(&run->progress, "match", quiet);
+    if (run->resumed && !quiet)
+        fprintf(stderr,
+                "match: resuming %s (resume %d): %" PRIu64 " of %" PRIu64 " pairs played before\n",
+                cfg->output, match_file_resume_count(run->h5), run->tally.pairs_done, run->n_pairs);
+    uint64_t left = run->n_pairs - run->tally.pairs_done;
+    if ((uint64_t)run->threads > left)
+        run->threads = left > 0 ? (int)left : 1;
+    const double start = monotonic_seconds();
+    const FarmStats fs = distribute(run);
+    const double seconds = monotonic_seconds() - start;
+    progress_finish(&run->progress);
+    /* what coordinating the pairs cost rank 0: what bounds the ranks one coordinator serves */
+    if (!quiet && fs.tasks)
+        fprintf(stderr,
+                "match: %" PRIu64 " pairs played, %" PRIu64 " by rank 0; coordinating: %.1f us "
+                "of CPU a pair\n",
+                fs.tasks, fs.tasks_local, 1e6 * fs.coordinator_cpu / (double)fs.tasks);
+    finish_files(run, cfg);
+    print_summary(run, seconds);
+    int status = EXIT_OK;
+    if (run->tuner && !run->error[0]) {
+        tuner_print(stdout, run->tuner);
+        if (!tuner_ok(run->tuner))
+            status = EXIT_NEGATIVE;
+    }
+    fflush(stdout);
+    fprintf(stderr, "games: %s\nresult: %s\n", cfg->pgn, cfg->output);
+    if (run->error[0])
+        status = run_error(EXIT_FAILED, "%s", run->error);
+    return status;
+}
+
+static void free_job(MatchJob *j)
+{
+    StageRunner *run = j->run;
     if (run) {
         if (run->pgn)
             fclose(run->pgn);
@@ -367,8 +446,22 @@ int match_run(const MatchRequest *r)
         openings_free(&run->openings);
         free(run);
     }
-    match_config_free(&cfg);
-    comm_free_hosts(hosts, comm_size());
+    match_config_free(&j->cfg);
+    comm_free_hosts(j->hosts, comm_size());
+}
+
+int match_run(const MatchRequest *r)
+{
+    char err[ERRMSG_LEN] = "";
+    if (comm_init(NULL, NULL, err, sizeof err) != 0)
+        return run_error(EXIT_FAILED, "%s", err);
+    MatchJob j = { .request = r };
+    int status = comm_agree(prepare(&j), j.err);
+    if (status == EXIT_OK && comm_rank() != 0)
+        distribute(j.run);
+    else if (status == EXIT_OK)
+        status = play_rank0(&j);
+    free_job(&j);
     comm_finalize();
     return status;
 }

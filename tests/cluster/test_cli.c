@@ -220,6 +220,13 @@ static void test_help_and_version(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "--divide"));
     run_free(&r);
+    /* the keys of every configuration file, from the tables they are read with */
+    r = run("check-config", "--keys", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "checkpoint_interval"));
+    assert_non_null(strstr(r.out, "option.NAME"));
+    assert_non_null(strstr(r.out, "ValueArchbishopMg"));
+    run_free(&r);
     r = run("--version", NULL);
     assert_int_equal(r.status, 0);
     assert_true(strncmp(r.out, "carrera ", 8) == 0);

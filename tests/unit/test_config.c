@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the configuration files: the INI layer (cluster/config/ini_file.c), perft jobs
+/* Tests of the configuration files: the INI layer (cluster/config/ini_file.c) and its tables of
+ * keys (cluster/config/ini_keys.c), perft jobs
  * (cluster/config/perft_config.c) and `carrera check-config`, evaluation parameters
  * (cluster/config/eval_config.c). Every kind of error names the file, the line and the key;
  * defaults; every value of every key; the shipped configurations in configs/perft/ are valid and
@@ -23,6 +24,7 @@
 #include "perft_config.h"
 #include "eval_config.h"
 #include "ini_file.h"
+#include "ini_keys.h"
 #include "variant.h"
 
 #ifndef CARRERA_CONFIG_FIXTURES
@@ -546,6 +548,87 @@ static void ini_other_errors(void **state)
     remove(path);
 }
 
+/* A table of each kind of key, read into its struct. */
+typedef enum Kind { KIND_ONE = 1, KIND_TWO } Kind;
+
+typedef struct Keyed {
+    int n;
+    uint64_t big;
+    char name[8];
+    Kind kind;
+    int extras;
+} Keyed;
+
+static bool is_extra(const char *key) { return strncmp(key, "x.", 2) == 0; }
+
+static void read_extra(void *target, const IniKey *k, const IniEntry *e, IniCheck *c)
+{
+    (void)k;
+    (void)e;
+    (void)c;
+    ((Keyed *)target)->extras++;
+}
+
+static const IniWord KINDS[] = { { "one", KIND_ONE }, { "two", KIND_TWO }, { "three", 3 }, { 0 } };
+
+static const IniKey KEYED_LIST[] = {
+    INI_KEY_WHOLE(Keyed, "n", n, 1, 9, "a digit"),
+    INI_KEY_WHOLE(Keyed, "big", big, 0, 1L << 40, "a large number"),
+    INI_KEY_TEXT(Keyed, "name", name, "a short name", "a name"),
+    INI_KEY_WORD(Keyed, "kind", kind, KINDS, "one of three"),
+    INI_KEY_FAMILY(Keyed, "x.NAME", extras, is_extra, read_extra, NULL, "any number of extras"),
+};
+
+static const IniKeys KEYED = { "[t]", "a test", KEYED_LIST,
+                               sizeof KEYED_LIST / sizeof *KEYED_LIST };
+
+/* Reads the entries of text into *out; the error in err, "" without one. */
+static void read_keyed(const char *text, Keyed *out, char *err, size_t errlen)
+{
+    Ini ini;
+    assert_int_equal(ini_file_parse(text, "t.ini", &ini, err, errlen), 0);
+    IniCheck c;
+    ini_check_start(&c, &ini, err, errlen);
+    *out = (Keyed){ 0 };
+    for (int i = 0; i < ini.entry_count; i++)
+        ini_keys_read(&KEYED, out, &ini.entries[i], &c);
+    ini_file_free(&ini);
+}
+
+static void key_tables(void **state)
+{
+    (void)state;
+    Keyed k;
+    char err[ERRMSG_LEN];
+    read_keyed("[t]\nn = 7\nbig = 1099511627776\nname = abc\nkind = two\nx.a = 1\nx.b = 2\n", &k,
+               err, sizeof err);
+    assert_string_equal(err, "");
+    assert_int_equal(k.n, 7);
+    assert_true(k.big == 1ULL << 40);
+    assert_string_equal(k.name, "abc");
+    assert_int_equal(k.kind, KIND_TWO);
+    assert_int_equal(k.extras, 2);
+    read_keyed("[t]\nn = 10\n", &k, err, sizeof err);
+    assert_string_equal(err, "t.ini:2: bad value '10' for n: must be a whole number from 1 to 9");
+    read_keyed("[t]\nname = abcdefgh\n", &k, err, sizeof err);
+    assert_string_equal(err, "t.ini:2: bad value 'abcdefgh' for name: must be a short name");
+    read_keyed("[t]\nkind = four\n", &k, err, sizeof err);
+    assert_string_equal(err, "t.ini:2: bad value 'four' for kind: must be one, two or three");
+    /* the list of valid keys is the table's, a family by its form */
+    read_keyed("[t]\nx = 1\n", &k, err, sizeof err);
+    assert_string_equal(err,
+                        "t.ini:2: key 'x' is unknown in [t] (valid: n, big, name, kind, x.NAME)");
+    char *listing = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&listing, &len);
+    assert_non_null(out);
+    ini_keys_print(out, &KEYED);
+    fclose(out);
+    assert_non_null(strstr(listing, "[t]  a test\n  n "));
+    assert_non_null(strstr(listing, "  x.NAME               any number of extras\n"));
+    free(listing);
+}
+
 /* ---- evaluation parameters ---- */
 
 /* Each parameter's value in p (the struct is all ints: a parameter-by-parameter message on a
@@ -756,6 +839,7 @@ int main(void)
         cmocka_unit_test(ini_entries),
         cmocka_unit_test(ini_duplicate_keys),
         cmocka_unit_test(ini_other_errors),
+        cmocka_unit_test(key_tables),
         cmocka_unit_test(eval_file_errors),
         cmocka_unit_test(eval_bad_values),
         cmocka_unit_test(eval_names),
