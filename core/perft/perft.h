@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Perft as a job: the tree is cut into many subtrees (work units) that OpenMP threads take one
- * at a time, so the load balances whatever the shape of the tree; an optional transposition table
- * shared by the threads; per-root-move counts for divide; progress reports through a callback
- * (the core prints nothing). Every rule set, the double-move ones included. */
+/* Perft as a job: the tree is cut into many subtrees (work units, split.h's) that OpenMP threads
+ * take one at a time, so the load balances whatever the shape of the tree; an optional
+ * transposition table shared by the threads; per-root-move counts for divide; progress reports
+ * through a callback (the core prints nothing). Every rule set, the double-move ones included. */
 #ifndef CARRERA_PERFT_H
 #define CARRERA_PERFT_H
 
@@ -37,7 +37,7 @@ typedef struct PerftResult {
     uint64_t nodes;       /* the perft total */
     PerftRootCount *root; /* the divide, in generation order (none at depth 0) */
     size_t n_root;
-    size_t units;      /* how many subtrees the threads shared */
+    size_t units;      /* how many subtrees the threads shared, transpositions merged */
     size_t hash_bytes; /* memory the table really used (0 without one) */
     double seconds;    /* wall time of the counting, the set-up of units and table excluded */
 } PerftResult;
