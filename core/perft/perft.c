@@ -26,7 +26,7 @@ int perft_job_run(const PerftJob *job, PerftResult *out)
     const int threads = job->threads > 0 ? job->threads : omp_get_max_threads();
     const int split_depth = split_choose_depth(job->root, &job->rules, job->depth, 1, threads);
     Split split;
-    PerftTT *tt = NULL;
+    PerftTT *own = NULL;
     double *work = NULL;
     if (split_make_local(job->root, &job->rules, job->depth, split_depth, job->progress != NULL,
                          &split) != 0)
@@ -37,12 +37,13 @@ int perft_job_run(const PerftJob *job, PerftResult *out)
         goto oom;
     for (size_t i = 0; i < split.n_root; i++)
         out->root[i].turn = split.root_turns[i];
-    if (job->hash_bytes > 0) {
-        tt = perft_tt_new_spread(job->hash_bytes, job->hash_span);
+    PerftTT *tt = job->tt;
+    if (!tt && job->hash_bytes > 0) {
+        tt = own = perft_tt_new_spread(job->hash_bytes, job->hash_span);
         if (!tt)
             goto oom;
-        out->hash_bytes = perft_tt_bytes(tt);
     }
+    out->hash_bytes = tt ? perft_tt_bytes(tt) : 0;
 
     PerftProgress progress = { .units_total = split.n_units };
     if (job->progress) {
@@ -79,12 +80,12 @@ int perft_job_run(const PerftJob *job, PerftResult *out)
     out->units = split.n_units;
     split_free(&split);
     free(work);
-    perft_tt_free(tt);
+    perft_tt_free(own);
     return 0;
 oom:
     split_free(&split);
     free(work);
-    perft_tt_free(tt);
+    perft_tt_free(own);
     perft_result_free(out);
     return -1;
 }

@@ -26,6 +26,8 @@ typedef struct PerftJob {
     PerftProgressFn progress;
     void *progress_ctx;
     size_t hash_span; /* above hash_bytes: the table spread over this much memory (--estimate) */
+    PerftTT *tt;      /* a table of the caller's to use instead of a new one (hash_bytes, hash_span
+                         then unused): a rank keeps one over all its units */
 } PerftJob;
 
 typedef struct PerftRootCount {
