@@ -20,7 +20,7 @@
 #define CONFIG_MAX_HASH_MB    (1 << 22)
 #define CONFIG_MAX_CHECKPOINT 86400
 
-/* split_depth = auto: the program chooses (split_choose_depth and friends, split.h). */
+/* split_depth = auto: the program chooses (split_choose_depth, split.h). */
 #define CONFIG_SPLIT_AUTO 0
 
 typedef enum ConfigPosition {

@@ -74,7 +74,7 @@ static int start_rank0(const PerftRun *job, const Provenance *prov, int ranks, i
         return EXIT_FAILED;
     int sd = job->split_depth > 0
                  ? job->split_depth
-                 : split_choose_depth_for(&root, &job->rules, job->depth, ranks, threads);
+                 : split_choose_depth(&root, &job->rules, job->depth, ranks, threads);
     if (split_make(&root, &job->rules, job->depth, sd, split) != 0) {
         errmsg_set(err, errlen, "out of memory splitting the job at depth %d", sd);
         return EXIT_FAILED;

@@ -17,7 +17,7 @@ typedef struct PerftRun {
     Setup setup; /* the root position and its variant */
     Rules rules;
     int depth;
-    int split_depth;    /* 0: chosen (split_choose_depth_for) */
+    int split_depth;    /* 0: chosen (split_choose_depth) */
     int threads;        /* per rank; 0: OMP_NUM_THREADS, else every core */
     size_t hash_bytes;  /* per rank; 0: no table */
     uint64_t key_seed;  /* the Zobrist keys' seed (zobrist.h), the same on every rank */

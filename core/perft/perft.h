@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Perft as a job: the tree is cut into many subtrees (work units) that OpenMP threads take one
- * at a time, so the load balances whatever the shape of the tree; an optional transposition table
- * shared by the threads; per-root-move counts for divide; progress reports through a callback
- * (the core prints nothing). Every rule set, the double-move ones included. */
+/* Perft as a job: the tree is cut into many subtrees (work units, split.h's) that OpenMP threads
+ * take one at a time, so the load balances whatever the shape of the tree; an optional
+ * transposition table shared by the threads; per-root-move counts for divide; progress reports
+ * through a callback (the core prints nothing). Every rule set, the double-move ones included. */
 #ifndef CARRERA_PERFT_H
 #define CARRERA_PERFT_H
 
@@ -26,6 +26,8 @@ typedef struct PerftJob {
     PerftProgressFn progress;
     void *progress_ctx;
     size_t hash_span; /* above hash_bytes: the table spread over this much memory (--estimate) */
+    PerftTT *tt;      /* a table of the caller's to use instead of a new one (hash_bytes, hash_span
+                         then unused): a rank keeps one over all its units */
 } PerftJob;
 
 typedef struct PerftRootCount {
@@ -37,7 +39,7 @@ typedef struct PerftResult {
     uint64_t nodes;       /* the perft total */
     PerftRootCount *root; /* the divide, in generation order (none at depth 0) */
     size_t n_root;
-    size_t units;      /* how many subtrees the threads shared */
+    size_t units;      /* how many subtrees the threads shared, transpositions merged */
     size_t hash_bytes; /* memory the table really used (0 without one) */
     double seconds;    /* wall time of the counting, the set-up of units and table excluded */
 } PerftResult;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The split of a perft into work units (split.h): below each root turn the tree is walked
- * depth first down to the split depth, positions reached twice under the same root turn are
- * merged through their keys into one unit with a multiplicity, and the units are sorted by a
- * cheap size estimate, largest first. Depth first, so memory grows with the units and not with
- * the paths leading to them. */
+/* The split of a perft into work units (split.h), for threads and ranks alike: below each root
+ * turn the tree is walked depth first down to the split depth, positions reached twice under the
+ * same root turn are merged through their keys into one unit with a multiplicity, and the units
+ * are sorted by a cheap size estimate, largest first (within each root turn for threads). Depth
+ * first, so memory grows with the units and not with the paths leading to them. */
 #include "split.h"
 
 #include <math.h>
@@ -23,7 +23,9 @@ typedef struct Builder {
     int remaining; /* depth of every unit */
     uint32_t root; /* the root turn being walked */
     WorkUnit *units;
-    UnitKey *keys; /* per unit */
+    UnitKey *keys;       /* per unit */
+    Position *positions; /* per unit when the split is local (else NULL and a FEN per unit) */
+    bool local, estimates;
     size_t n, cap;
     size_t root_start; /* first unit of the current root turn */
     /* Open addressing with linear probing: unit index + 1, 0 for empty. Entries of earlier
@@ -35,25 +37,12 @@ typedef struct Builder {
     TurnList *lists; /* one per level of the walk, reused */
 } Builder;
 
-int split_choose_depth(int depth, int ranks, int threads)
+int split_choose_depth(const Position *root, const Rules *r, int depth, int ranks, int threads)
 {
     if (depth <= 0)
         return 0;
-    const uint64_t wanted =
-        64 * (uint64_t)(ranks > 1 ? ranks : 1) * (uint64_t)(threads > 1 ? threads : 1);
-    int s = 1;
-    for (uint64_t guess = 20; guess < wanted && s < 4; guess *= 20)
-        s++;
-    const int most = depth - 3 > 1 ? depth - 3 : 1;
-    return s < most ? s : most;
-}
-
-int split_choose_depth_for(const Position *root, const Rules *r, int depth, int ranks, int threads)
-{
-    if (depth <= 0)
-        return 0;
-    const uint64_t wanted =
-        64 * (uint64_t)(ranks > 1 ? ranks : 1) * (uint64_t)(threads > 1 ? threads : 1);
+    const uint64_t wanted = SPLIT_UNITS_PER_THREAD * (uint64_t)(ranks > 1 ? ranks : 1) *
+                            (uint64_t)(threads > 1 ? threads : 1);
     const int most = depth - 3 > 1 ? depth - 3 : 1;
     uint64_t paths[31] = { 0 };
     int s = 1;
@@ -110,7 +99,7 @@ static bool slot_live(const Builder *b, size_t slot)
 /* The table twice as large (or a first one), holding the current root turn's units. */
 static bool grow_slots(Builder *b)
 {
-    size_t n_slots = b->n_slots ? 2 * b->n_slots : 1024;
+    size_t n_slots = b->n_slots ? 2 * b->n_slots : 64;
     size_t *slots = calloc(n_slots, sizeof *slots);
     if (!slots)
         return false;
@@ -137,7 +126,14 @@ static bool reserve_unit(Builder *b)
     UnitKey *keys = realloc(b->keys, cap * sizeof *keys);
     if (keys)
         b->keys = keys;
-    if (!units || !keys)
+    bool ok = units && keys;
+    if (b->local) {
+        Position *positions = realloc(b->positions, cap * sizeof *positions);
+        if (positions)
+            b->positions = positions;
+        ok = ok && positions;
+    }
+    if (!ok)
         return false;
     b->cap = cap;
     return true;
@@ -164,11 +160,15 @@ static bool add_path(Builder *b, const Position *p)
     u->multiplicity = 1;
     u->nodes = UNIT_NOT_DONE;
     u->rank = -1;
-    Setup setup;
-    position_to_setup(p, &setup);
-    setup_to_fen(&setup, FEN_CASTLING_SHREDDER, u->fen, sizeof u->fen);
+    if (b->local) {
+        b->positions[b->n] = *p;
+    } else {
+        Setup setup;
+        position_to_setup(p, &setup);
+        setup_to_fen(&setup, FEN_CASTLING_SHREDDER, u->fen, sizeof u->fen);
+    }
     b->keys[b->n] = k;
-    u->estimate = split_unit_estimate(p, b->r, b->remaining);
+    u->estimate = b->estimates ? split_unit_estimate(p, b->r, b->remaining) : 0;
     b->slots[s] = ++b->n;
     b->used++;
     return true;
@@ -193,6 +193,7 @@ static bool walk(Builder *b, const Position *p, int level)
 
 typedef struct Order {
     uint64_t estimate;
+    uint32_t root;
     size_t found; /* index in the order the walk found the units */
 } Order;
 
@@ -204,60 +205,97 @@ static int by_estimate(const void *a, const void *b)
     return x->found < y->found ? -1 : x->found > y->found;
 }
 
-/* Reorders b's units largest estimate first and numbers them. */
+static int by_root(const void *a, const void *b)
+{
+    const Order *x = a, *y = b;
+    if (x->root != y->root)
+        return x->root < y->root ? -1 : 1;
+    return by_estimate(a, b);
+}
+
+/* Reorders b's units (and positions) as split.h says, largest estimate first or root turn by
+ * root turn, and numbers them. */
 static bool sort_units(Builder *b, Split *out)
 {
-    Order *order = malloc((b->n ? b->n : 1) * sizeof *order);
-    WorkUnit *units = malloc((b->n ? b->n : 1) * sizeof *units);
-    if (!order || !units) {
+    /* Without estimates the walk's order, root turn by root turn, is the one wanted: the units
+     * are handed over as they are. */
+    if (!b->estimates) {
+        for (size_t i = 0; i < b->n; i++)
+            b->units[i].id = i;
+        out->units = b->units;
+        out->positions = b->positions;
+        out->n_units = b->n;
+        b->units = NULL;
+        b->positions = NULL;
+        return true;
+    }
+    const size_t room = b->n ? b->n : 1;
+    Order *order = malloc(room * sizeof *order);
+    WorkUnit *units = malloc(room * sizeof *units);
+    Position *positions = b->local ? malloc(room * sizeof *positions) : NULL;
+    if (!order || !units || (b->local && !positions)) {
         free(order);
         free(units);
+        free(positions);
         return false;
     }
     for (size_t i = 0; i < b->n; i++)
-        order[i] = (Order){ b->units[i].estimate, i };
-    qsort(order, b->n, sizeof *order, by_estimate);
+        order[i] = (Order){ b->units[i].estimate, b->units[i].root, i };
+    qsort(order, b->n, sizeof *order, b->local ? by_root : by_estimate);
     for (size_t i = 0; i < b->n; i++) {
         units[i] = b->units[order[i].found];
         units[i].id = i;
+        if (positions)
+            positions[i] = b->positions[order[i].found];
     }
     free(order);
     out->units = units;
+    out->positions = positions;
     out->n_units = b->n;
     return true;
 }
 
 /* The split of depth 0: the root is the only unit. */
-static int split_root_only(const Position *root, Split *out)
+static int split_root_only(const Position *root, bool local, Split *out)
 {
     out->units = calloc(1, sizeof *out->units);
-    if (!out->units)
+    out->positions = local ? malloc(sizeof *out->positions) : NULL;
+    if (!out->units || (local && !out->positions)) {
+        split_free(out);
         return -1;
+    }
     WorkUnit *u = &out->units[0];
     u->root = UNIT_NO_ROOT;
     u->multiplicity = 1;
     u->nodes = UNIT_NOT_DONE;
     u->rank = -1;
     u->estimate = 1;
-    Setup setup;
-    position_to_setup(root, &setup);
-    setup_to_fen(&setup, FEN_CASTLING_SHREDDER, u->fen, sizeof u->fen);
+    if (local) {
+        out->positions[0] = *root;
+    } else {
+        Setup setup;
+        position_to_setup(root, &setup);
+        setup_to_fen(&setup, FEN_CASTLING_SHREDDER, u->fen, sizeof u->fen);
+    }
     out->n_units = 1;
     return 0;
 }
 
-int split_make(const Position *root, const Rules *r, int depth, int split_depth, Split *out)
+static int split_build(const Position *root, const Rules *r, int depth, int split_depth, bool local,
+                       bool estimates, Split *out)
 {
     *out = (Split){ 0 };
     if (depth <= 0)
-        return split_root_only(root, out);
+        return split_root_only(root, local, out);
     if (split_depth < 1)
         split_depth = 1;
     if (split_depth > depth)
         split_depth = depth;
     out->split_depth = split_depth;
 
-    Builder b = { .r = r, .remaining = depth - split_depth };
+    Builder b = {
+        .r = r, .remaining = depth - split_depth, .local = local, .estimates = estimates
+    };
     TurnList roots = { 0 };
     bool ok = (b.lists = calloc((size_t)split_depth, sizeof *b.lists)) != NULL &&
               position_turns(root, r, &roots);
@@ -285,6 +323,7 @@ int split_make(const Position *root, const Rules *r, int depth, int split_depth,
     free(b.lists);
     free(b.units);
     free(b.keys);
+    free(b.positions);
     free(b.slots);
     if (!ok) {
         split_free(out);
@@ -293,10 +332,22 @@ int split_make(const Position *root, const Rules *r, int depth, int split_depth,
     return 0;
 }
 
+int split_make(const Position *root, const Rules *r, int depth, int split_depth, Split *out)
+{
+    return split_build(root, r, depth, split_depth, false, true, out);
+}
+
+int split_make_local(const Position *root, const Rules *r, int depth, int split_depth,
+                     bool estimates, Split *out)
+{
+    return split_build(root, r, depth, split_depth, true, estimates, out);
+}
+
 void split_free(Split *s)
 {
     free(s->root_turns);
     free(s->units);
+    free(s->positions);
     *s = (Split){ 0 };
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Work units of a distributed perft: the tree cut at a split depth into subtrees, transpositions
- * under the same root move merged into one unit with a multiplicity, largest first. Plain data:
+/* Work units of a perft: the tree cut at a split depth into subtrees, transpositions under the
+ * same root move merged into one unit with a multiplicity, largest first. The one splitter: the
+ * threads of perft.c share its units, and a distributed job sends them to the ranks. Plain data:
  * built, merged and summed without MPI, so it is tested on its own. */
 #ifndef CARRERA_SPLIT_H
 #define CARRERA_SPLIT_H
@@ -21,39 +22,37 @@ typedef struct WorkUnit {
     uint64_t nodes;        /* perft of the unit once counted (not multiplied), else UNIT_NOT_DONE */
     int32_t rank;          /* the MPI rank that counted it, -1 before */
     double seconds;        /* how long the count took */
-    uint64_t estimate;     /* split_unit_estimate of the position; 0 in a split read from a file */
+    uint64_t estimate;     /* split_unit_estimate of the position; 0 in a split read from a file
+                              or a local one made without estimates */
 } WorkUnit;
 
 typedef struct Split {
     Turn *root_turns; /* the root's legal turns (moves), in generation order */
     size_t n_root;
-    WorkUnit *units; /* largest estimated subtree first */
+    WorkUnit *units; /* largest estimated subtree first (split_make_local: see there) */
     size_t n_units;
-    int split_depth; /* plies (turns) from the root to the units */
+    int split_depth;     /* plies (turns) from the root to the units */
+    Position *positions; /* split_make_local: the units' positions, in their order; else NULL */
 } Split;
 
 /* The root index of the one unit of a depth-0 split (the root itself, below no root turn). */
 #define UNIT_NO_ROOT UINT32_MAX
 
-/* The split depth for a job of `depth` plies (complete turns) counted by `ranks` processes of
- * `threads` worker threads each (values below 1 count as 1). The rule: the smallest s with
- * 20^s >= 64 * ranks * threads, so that there are about 64 units per worker thread or more
- * (20 turns per position is the chess start; the 10x8 starts have 28 and double-move turns
- * hundreds, so the guess errs on the side of more units, never fewer); then at most 4, which
- * keeps the unit list in memory (Capablanca: 805,128 paths of 4 plies, about 200 bytes per
- * unit) and still gives 64 units to each of 2,500 threads; then at most depth - 3, so every
- * unit keeps 3 plies of work, but at least 1 (the root turns, needed for divide). 0 at depth 0.
- * split_make takes any other value too: the configuration may override this one. */
-int split_choose_depth(int depth, int ranks, int threads);
+/* Work units wanted per counting thread: taken one at a time, so many that the last ones to
+ * finish are small beside a thread's share and no thread idles long behind another. */
+#define SPLIT_UNITS_PER_THREAD 64
 
-/* The same rule measured on the job's own tree instead of guessed, for rule sets whose
- * branching is far from 20 (double-move turns: 400 and more): the smallest s with
- * perft_turns(root, s) >= 64 * ranks * threads, at most depth - 3 (but at least 1); one less
+/* The split depth for a job of `depth` plies (complete turns) counted by `ranks` processes of
+ * `threads` worker threads each (values below 1 count as 1), measured on the job's own tree
+ * (branching runs from 20 at the chess start to hundreds under double-move turns): the smallest
+ * s with perft_turns(root, s) >= SPLIT_UNITS_PER_THREAD * ranks * threads, at most depth - 3, so
+ * every unit keeps 3 plies of work (but at least 1: the root turns, needed for divide); one less
  * when that s has more than SPLIT_MAX_PATHS paths (memory), but never below 1. It counts the
- * tree one level past where it stops at most, so it costs about 64 * ranks * threads turn
- * generations. 0 at depth 0. */
+ * tree one level past where it stops at most, so it costs about as many turn generations as
+ * units are wanted. 0 at depth 0. split_make takes any other value too: the configuration may
+ * override this one. */
 #define SPLIT_MAX_PATHS ((uint64_t)1 << 20)
-int split_choose_depth_for(const Position *root, const Rules *r, int depth, int ranks, int threads);
+int split_choose_depth(const Position *root, const Rules *r, int depth, int ranks, int threads);
 
 /* Cuts the perft of root to depth under rules r into work units split_depth turns below it.
  * Every legal turn of the root is a root turn (in position_turns order); below each, the
@@ -71,6 +70,18 @@ int split_choose_depth_for(const Position *root, const Rules *r, int depth, int 
  * split_depth == depth makes every unit a leaf (depth 0, perft 1). out->split_depth holds the value
  * used. Returns 0, or -1 when memory runs out (out then holds nothing to free). */
 int split_make(const Position *root, const Rules *r, int depth, int split_depth, Split *out);
+
+/* The same units for counting in this process (perft.c's threads): out->positions holds their
+ * positions and their FENs are left empty, which spares writing and reading back a FEN per unit
+ * on jobs that take milliseconds. The units come root turn by root turn: those of one root turn
+ * transpose into each other most, and counted together they find each other's counts in a small
+ * hash table before newer entries push them out (chess perft 6 with a 1 MB table: 6% fewer
+ * instructions than in split_make's order). Within a root turn, largest estimate first when
+ * `estimates`, else in the order found with estimate 0: the estimate is a perft 2 per unit, as
+ * dear as counting a unit that keeps 2 plies and a twentieth or so of one that keeps 3, so only
+ * a caller that reports progress asks for it. Ids number the units in this order. */
+int split_make_local(const Position *root, const Rules *r, int depth, int split_depth,
+                     bool estimates, Split *out);
 void split_free(Split *s);
 
 /* The cheap size estimate the units are sorted by: perft 2 of p under single-move rules when

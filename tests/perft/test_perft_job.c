@@ -2,10 +2,12 @@
 /* Tests of the parallel perft driver (core/perft/perft.c) and its table (core/rules/perft_tt.c):
  * whatever the number of threads and the table size, even a table of one bucket that every position
  * fights over, counts and divides equal the plain single-threaded perft, for single-move chess
- * on reference positions and for the double-move rule sets. */
+ * on reference positions, for the double-move rule sets and with transpositions merged into
+ * one unit. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include "epd.h"
 #include "errmsg.h"
 #include "perft.h"
+#include "split.h"
 
 static const int THREADS[] = { 1, 2, 3 };
 /* No table, one 64-byte bucket (constant collisions), a small and a roomy table, and the small
@@ -112,6 +115,52 @@ static void double_move_rules(void **state)
         }
 }
 
+static void keep_progress(const PerftProgress *progress, void *ctx)
+{
+    *(PerftProgress *)ctx = *progress;
+}
+
+/* Units reached by several paths count once, times their paths: 64 threads split depth 7 four
+ * plies deep, where a pawn endgame transposes often (and an en passant square keeps apart
+ * positions that look alike). With and without progress reports (which sort by estimates). */
+static void merged_units(void **state)
+{
+    (void)state;
+    const Rules single = { TURNS_SINGLE, EP_CLASSIC };
+    Position p;
+    position_of("chess", "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", &single, &p);
+    const int depth = 7, threads = 64;
+    const int split_depth = split_choose_depth(&p, &single, depth, 1, threads);
+    assert_int_equal(split_depth, 4);
+    const uint64_t paths = perft_turns(&p, &single, split_depth);
+    const uint64_t want = perft_turns(&p, &single, depth);
+    for (size_t h = 0; h < 3; h++)
+        for (int reports = 0; reports < 2; reports++) {
+            PerftProgress last = { 0 };
+            PerftJob job = { .root = &p,
+                             .rules = single,
+                             .depth = depth,
+                             .threads = threads,
+                             .hash_bytes = HASH[h],
+                             .progress = reports ? keep_progress : NULL,
+                             .progress_ctx = &last };
+            PerftResult res;
+            assert_int_equal(perft_job_run(&job, &res), 0);
+            assert_true(res.nodes == want);
+            assert_true(res.units < paths);
+            if (reports)
+                assert_true(last.units_done == res.units && last.units_total == res.units &&
+                            last.nodes == want && last.work_total > 0 &&
+                            fabs(last.work_done - last.work_total) < 1e-9 * last.work_total);
+            for (size_t i = 0; i < res.n_root; i++) {
+                Position child;
+                position_make_turn(&p, &single, &res.root[i].turn, &child);
+                assert_true(res.root[i].nodes == perft_turns(&child, &single, depth - 1));
+            }
+            perft_result_free(&res);
+        }
+}
+
 /* The table alone: what is stored is found, a different depth or key is not, and a full bucket
  * (four entries) gives way at its shallowest entry. */
 static void table_entries(void **state)
@@ -171,6 +220,7 @@ int main(void)
         cmocka_unit_test(table_entries),
         cmocka_unit_test(reference_positions),
         cmocka_unit_test(double_move_rules),
+        cmocka_unit_test(merged_units),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,9 @@
  * variant family and under the double-move rule sets, counting every unit and adding nodes times
  * multiplicity gives the perft and the divide; the units are exactly the positions the paths
  * reach, one per position and root turn, with multiplicities that count the paths (checked by an
- * independent walk); FENs rebuild the same positions; ids and order follow the estimate. */
+ * independent walk); FENs rebuild the same positions; ids and order follow the estimate; the
+ * local split (perft on threads) has the same units, with positions instead of FENs, root turn by
+ * root turn. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -103,6 +105,45 @@ static void walk(const Position *p, const Rules *r, int level, uint32_t root, Tu
     }
 }
 
+/* The local split of the same job, with estimates or without: the same units as s (its merged
+ * list `units`) with positions instead of FENs, root turn by root turn, largest estimate first
+ * within each when asked. */
+static void check_local(const Position *root, const Rules *r, int depth, int split_depth,
+                        const Split *s, const SeenList *units, bool estimates)
+{
+    Split local;
+    assert_int_equal(split_make_local(root, r, depth, split_depth, estimates, &local), 0);
+    assert_int_equal(local.split_depth, s->split_depth);
+    assert_int_equal(local.n_root, s->n_root);
+    assert_int_equal(local.n_units, s->n_units);
+    SeenList seen = { 0 };
+    for (size_t i = 0; i < local.n_units; i++) {
+        const WorkUnit *u = &local.units[i], *before = i ? &local.units[i - 1] : NULL;
+        const Position *p = &local.positions[i];
+        assert_true(u->id == i);
+        assert_string_equal(u->fen, "");
+        assert_int_equal(u->depth, s->units[i].depth);
+        assert_true(u->nodes == UNIT_NOT_DONE && u->multiplicity >= 1);
+        assert_int_equal(u->rank, -1);
+        const uint64_t estimate = depth == 0  ? 1
+                                  : estimates ? split_unit_estimate(p, r, u->depth)
+                                              : 0;
+        assert_true(u->estimate == estimate);
+        assert_true(!before || before->root < u->root ||
+                    (before->root == u->root && before->estimate >= u->estimate));
+        seen_push(&seen, u->root, p, r, u->multiplicity);
+    }
+    seen_merge(&seen);
+    assert_int_equal(seen.n, units->n);
+    for (size_t i = 0; i < seen.n; i++) {
+        assert_int_equal(seen_order(&seen.v[i], &units->v[i]), 0);
+        assert_true(seen.v[i].count == units->v[i].count);
+    }
+    free(seen.v);
+    split_free(&local);
+    assert_null(local.positions);
+}
+
 /* Splits, checks the units against an independent walk, counts them and compares the total
  * and the divide with plain perft. Returns the largest multiplicity. */
 static uint64_t check_split(const Position *root, const Rules *r, int depth, int split_depth,
@@ -115,6 +156,7 @@ static uint64_t check_split(const Position *root, const Rules *r, int depth, int
     Split s;
     assert_int_equal(split_make(root, r, depth, split_depth, &s), 0);
     assert_int_equal(s.split_depth, used);
+    assert_null(s.positions);
 
     TurnList turns = { 0 };
     assert_true(position_turns(root, r, &turns));
@@ -187,6 +229,8 @@ static uint64_t check_split(const Position *root, const Rules *r, int depth, int
         assert_int_equal(seen_order(&units.v[i], &walked.v[i]), 0);
         assert_true(units.v[i].count == walked.v[i].count);
     }
+    check_local(root, r, depth, split_depth, &s, &units, true);
+    check_local(root, r, depth, split_depth, &s, &units, false);
 
     if (split_total(&s) != want)
         fail_msg("%s %s depth %d split %d: total %llu, expected %llu", root->variant->name,
@@ -332,35 +376,26 @@ static void edge_cases(void **state)
 static void choose_depth(void **state)
 {
     (void)state;
-    assert_int_equal(split_choose_depth(0, 4, 4), 0);
-    assert_int_equal(split_choose_depth(1, 4, 4), 1);
-    assert_int_equal(split_choose_depth(4, 100, 100), 1);  /* units keep 3 plies */
-    assert_int_equal(split_choose_depth(5, 1, 1), 2);      /* 20 < 64 <= 400 */
-    assert_int_equal(split_choose_depth(5, 1, 0), 2);      /* threads 0 counts as 1 */
-    assert_int_equal(split_choose_depth(7, 2, 1), 2);      /* 128 units wanted */
-    assert_int_equal(split_choose_depth(7, 1, 8), 3);      /* 512 */
-    assert_int_equal(split_choose_depth(9, 8, 32), 4);     /* 16384 */
-    assert_int_equal(split_choose_depth(12, 1000, 64), 4); /* memory cap */
-    assert_int_equal(split_choose_depth(5, 1000, 64), 2);  /* depth cap */
-    for (int d = 1; d <= 30; d++)
-        for (int t = 1; t <= 4096; t *= 4) {
-            int s = split_choose_depth(d, 1, t);
-            assert_true(s >= 1 && s <= d && s <= 4);
-            assert_true(s <= split_choose_depth(d, 2, t));
-        }
-
     const Rules single = { TURNS_SINGLE, EP_CLASSIC },
                 marseillais = { TURNS_MARSEILLAIS, EP_CLASSIC };
     Position p;
     position_of("chess", NULL, &single, &p);
-    assert_int_equal(split_choose_depth_for(&p, &single, 0, 1, 1), 0);
-    assert_int_equal(split_choose_depth_for(&p, &single, 7, 1, 1), 2);     /* 20 < 64 <= 400 */
-    assert_int_equal(split_choose_depth_for(&p, &single, 7, 2, 8), 3);     /* 1024 <= 8902 */
-    assert_int_equal(split_choose_depth_for(&p, &single, 4, 2, 8), 1);     /* depth cap */
-    assert_int_equal(split_choose_depth_for(&p, &single, 9, 1000, 64), 4); /* 4.8M paths at 5 */
+    assert_int_equal(split_choose_depth(&p, &single, 0, 1, 1), 0);
+    assert_int_equal(split_choose_depth(&p, &single, 1, 4, 4), 1);
+    assert_int_equal(split_choose_depth(&p, &single, 7, 1, 0), 2);     /* threads 0 counts as 1 */
+    assert_int_equal(split_choose_depth(&p, &single, 7, 1, 1), 2);     /* 20 < 64 <= 400 */
+    assert_int_equal(split_choose_depth(&p, &single, 7, 2, 8), 3);     /* 1024 <= 8902 */
+    assert_int_equal(split_choose_depth(&p, &single, 4, 2, 8), 1);     /* depth cap */
+    assert_int_equal(split_choose_depth(&p, &single, 9, 1000, 64), 4); /* 4.8M paths at 5 */
+    for (int d = 1; d <= 8; d++)
+        for (int t = 1; t <= 4096; t *= 4) {
+            int s = split_choose_depth(&p, &single, d, 1, t);
+            assert_true(s >= 1 && s <= d);
+            assert_true(s <= split_choose_depth(&p, &single, d, 2, t));
+        }
     position_of("chess", NULL, &marseillais, &p);
-    assert_int_equal(split_choose_depth_for(&p, &marseillais, 6, 1, 2), 1);
-    assert_int_equal(split_choose_depth_for(&p, &marseillais, 6, 4, 4), 2);
+    assert_int_equal(split_choose_depth(&p, &marseillais, 6, 1, 2), 1);
+    assert_int_equal(split_choose_depth(&p, &marseillais, 6, 4, 4), 2);
 }
 
 /* An argument runs only the tests whose names match it (cmocka's filter, * for any text). */
