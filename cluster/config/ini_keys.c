@@ -6,6 +6,7 @@
 
 #include "errmsg.h"
 #include "number.h"
+#include "rules.h"
 
 /* The key of this name (or of the family it belongs to), or NULL. */
 static const IniKey *find(const IniKeys *t, const char *name)
@@ -110,4 +111,16 @@ void ini_keys_print(FILE *out, const IniKeys *t)
     fprintf(out, "%s  %s\n", t->sections, t->meaning);
     for (size_t i = 0; i < t->count; i++)
         fprintf(out, "  %-20s %s\n", t->keys[i].name, t->keys[i].meaning);
+}
+
+void ini_read_turns(void *target, const IniKey *k, const IniEntry *e, IniCheck *c)
+{
+    if (!turn_rules_parse(e->value, ini_key_field(target, k)))
+        ini_bad_value(c, e, k->must);
+}
+
+void ini_read_ep_rule(void *target, const IniKey *k, const IniEntry *e, IniCheck *c)
+{
+    if (!ep_rule_parse(e->value, ini_key_field(target, k)))
+        ini_bad_value(c, e, k->must);
 }

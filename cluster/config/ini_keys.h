@@ -98,6 +98,11 @@ static inline void *ini_key_field(void *target, const IniKey *k)
     return (char *)target + k->offset;
 }
 
+/* Readers of the values that several sections share: turns (a TurnRules field) and ep_rule (an
+ * EpRule field), by their names in rules.h. */
+void ini_read_turns(void *target, const IniKey *k, const IniEntry *e, IniCheck *c);
+void ini_read_ep_rule(void *target, const IniKey *k, const IniEntry *e, IniCheck *c);
+
 /* Writes the section and its keys, each with its meaning, one per line. */
 void ini_keys_print(FILE *out, const IniKeys *t);
 

@@ -69,18 +69,6 @@ static void read_variant(void *target, const IniKey *k, const IniEntry *e, IniCh
         ini_bad_value(c, e, k->must);
 }
 
-static void read_turns(void *target, const IniKey *k, const IniEntry *e, IniCheck *c)
-{
-    if (!turn_rules_parse(e->value, ini_key_field(target, k)))
-        ini_bad_value(c, e, k->must);
-}
-
-static void read_ep_rule(void *target, const IniKey *k, const IniEntry *e, IniCheck *c)
-{
-    if (!ep_rule_parse(e->value, ini_key_field(target, k)))
-        ini_bad_value(c, e, k->must);
-}
-
 static void read_openings(void *target, const IniKey *k, const IniEntry *e, IniCheck *c)
 {
     MatchConfig *cfg = target;
@@ -155,10 +143,10 @@ static void read_imbalances(void *target, const IniKey *k, const IniEntry *e, In
 static const IniKey MATCH_KEY_LIST[] = {
     INI_KEY_CALL(MatchConfig, "variant", variant, read_variant,
                  "a variant name (carrera --help lists them)", "the rule set (default chess)"),
-    INI_KEY_CALL(MatchConfig, "turns", rules.turns, read_turns,
+    INI_KEY_CALL(MatchConfig, "turns", rules.turns, ini_read_turns,
                  "single, marseillais, marseillais-balanced, galvin, bennekom or extramove",
                  "the turn rules (default single)"),
-    INI_KEY_CALL(MatchConfig, "ep_rule", rules.ep, read_ep_rule, "classic or modern",
+    INI_KEY_CALL(MatchConfig, "ep_rule", rules.ep, ini_read_ep_rule, "classic or modern",
                  "en passant under double-move rules (default classic)"),
     INI_KEY_WHOLE(MatchConfig, "games", games, 1, MATCH_MAX_GAMES,
                   "games, rounded up to whole pairs (per imbalance with imbalances)"),

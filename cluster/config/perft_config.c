@@ -65,18 +65,6 @@ static void read_position(void *target, const IniKey *k, const IniEntry *e, IniC
     }
 }
 
-static void read_turns(void *target, const IniKey *k, const IniEntry *e, IniCheck *c)
-{
-    if (!turn_rules_parse(e->value, ini_key_field(target, k)))
-        ini_bad_value(c, e, k->must);
-}
-
-static void read_ep_rule(void *target, const IniKey *k, const IniEntry *e, IniCheck *c)
-{
-    if (!ep_rule_parse(e->value, ini_key_field(target, k)))
-        ini_bad_value(c, e, k->must);
-}
-
 static void read_split_depth(void *target, const IniKey *k, const IniEntry *e, IniCheck *c)
 {
     PerftConfig *cfg = target;
@@ -100,10 +88,10 @@ static const IniKey PERFT_KEY_LIST[] = {
                  "startpos, fen FEN or chess960 N", "startpos, fen FEN or chess960 N (required)"),
     INI_KEY_WHOLE(PerftConfig, "depth", depth, 1, CONFIG_MAX_DEPTH,
                   "plies (complete turns under double-move rules; required)"),
-    INI_KEY_CALL(PerftConfig, "turns", rules.turns, read_turns,
+    INI_KEY_CALL(PerftConfig, "turns", rules.turns, ini_read_turns,
                  "one of single, marseillais, marseillais-balanced, galvin, bennekom, extramove",
                  "the turn rules (default single)"),
-    INI_KEY_CALL(PerftConfig, "ep_rule", rules.ep, read_ep_rule, "classic or modern",
+    INI_KEY_CALL(PerftConfig, "ep_rule", rules.ep, ini_read_ep_rule, "classic or modern",
                  "en passant under double-move rules: classic (default) or modern"),
     INI_KEY_CALL(PerftConfig, "split_depth", split_depth, read_split_depth, NULL,
                  "turns from the root to the work units, or auto (default)"),
