@@ -236,6 +236,11 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         if (!pv_node && !in_check && quiet && !gives_check && done > 0 && depth <= 2 &&
             static_eval + 120 * depth <= alpha && abs(alpha) < SCORE_MATE_BOUND)
             continue;
+        /* Step: move count pruning. Near the horizon, once the well-ordered turns have been
+         * searched, the late quiet ones rarely change the result. */
+        if (!pv_node && !in_check && quiet && !gives_check && depth <= 4 &&
+            done >= 3 + depth * depth && best > -SCORE_MATE_BOUND)
+            continue;
 
         int v;
         if (done == 0) {
