@@ -42,7 +42,7 @@ int run_error(int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    say("error", fmt, ap);
+    run_verror(status, fmt, ap);
     va_end(ap);
     return status;
 }
