@@ -242,6 +242,14 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
             done >= 3 + depth * depth && best > -SCORE_MATE_BOUND)
             continue;
 
+        /* Step: exchange pruning. Near the horizon, a turn that loses material on its target
+         * square (a quiet one by more the deeper the node) is not worth searching once a move has
+         * been searched. */
+        if (!root && !s->double_moves && !in_check && depth <= 8 && best > -SCORE_MATE_BOUND &&
+            position_see(p, t.m[0], search_order_value) <
+                (quiet ? -20 * depth * depth : -100 * depth))
+            continue;
+
         int v;
         if (done == 0) {
             v = -search_tree_alphabeta(s, &child, ply + 1, new_depth, -beta, -alpha, true);
