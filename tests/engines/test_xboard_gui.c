@@ -2,7 +2,7 @@
 /* XBoard itself drives `carrera xboard`: under an Xvfb display that the test starts and stops by
  * its PID (in the teardown, so also when the test fails), XBoard plays one game of Capablanca
  * chess in match mode (-mg 1) between `carrera xboard` (first engine, White) and Fairy-Max,
- * without pondering, at 10 seconds a side plus 0.1 s a move, a draw adjudicated after 80 moves,
+ * without pondering, at 15 seconds a side plus 0.1 s a move, a draw adjudicated after 80 moves,
  * and saves the game as PGN. The game must end normally: a result in the PGN, no illegal move,
  * forfeit, time loss or engine error in XBoard's record or its debug log, and every move legal
  * by Carrera's rules when the PGN is replayed. A screenshot of the final board (X window dump)
@@ -46,7 +46,7 @@
 #define PGN      OUT_DIR "/game.pgn"
 #define DEBUG    OUT_DIR "/xboard.debug"
 #define SHOT     OUT_DIR "/final-board.xwd"
-/* A game at 10 s a side ends within about a minute; this guards against a hang. */
+/* A game at 15 s a side ends within about a minute; this guards against a hang. */
 #define GAME_TIMEOUT_MS 150000
 
 typedef struct Gui {
