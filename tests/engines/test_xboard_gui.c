@@ -224,7 +224,7 @@ static void test_xboard_plays_fairymax(void **state)
                            "-mg",
                            "1",
                            "-tc",
-                           "0:10",
+                           "0:15",
                            "-inc",
                            "0.1",
                            "-xponder",
