@@ -136,7 +136,8 @@ static bool replay(Xboard *x, const Turn *t, size_t back, char *err, size_t errl
         errmsg_set(err, errlen, "out of memory");
         return false;
     }
-    memcpy(turns, g->turns, keep * sizeof *turns);
+    if (keep) /* no turns yet: g->turns may be NULL, which memcpy must not get */
+        memcpy(turns, g->turns, keep * sizeof *turns);
     if (t)
         turns[keep] = *t;
     Position start = g->start;
