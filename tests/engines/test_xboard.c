@@ -375,13 +375,14 @@ static void test_search_control(void **state)
     read_line(&p, line, sizeof line);
     assert_string_equal(line, "pong 1");
     assert_true(monotonic_ms() - t0 < 20000);
-    /* force mode: moves are taken, the engine does not answer */
+    /* force mode: moves are taken, the engine does not answer; its own move taken back first,
+     * whichever it was */
     send(&p, "force");
-    send(&p, "usermove e7e5");
-    send(&p, "usermove d2d4");
-    send(&p, "remove");
     send(&p, "undo");
-    /* back at the start with White to move: the second undo has nothing left but one move */
+    send(&p, "usermove e2e4");
+    send(&p, "usermove e7e5");
+    send(&p, "remove");
+    /* back at the start: nothing left to take back */
     send(&p, "undo");
     expect(&p, "Error (command not legal now", line, sizeof line);
     send(&p, "usermove e2e4");
