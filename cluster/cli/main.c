@@ -16,6 +16,7 @@
 #include "uci_command.h"
 #include "variant.h"
 #include "version.h"
+#include "xboard_command.h"
 
 /* A command: its front end, its line in `carrera --help`, and whether that line points to the
  * command's own --help. The one list of the commands: dispatch, help and errors read it. */
@@ -29,6 +30,8 @@ typedef struct Command {
 static const Command COMMANDS[] = {
     { "perft", perft_command, "count the legal move paths from a position", true },
     { "uci", uci_command, "talk the UCI protocol on stdin/stdout: play (go), perft (go perft)",
+      false },
+    { "xboard", xboard_command, "talk the xboard protocol (CECP) on stdin/stdout, for XBoard",
       false },
     { "bench", bench_command, "the engine's fixed search and its node-count signature", false },
     { "match", match_command, "play a match between two engine configurations", true },

@@ -65,3 +65,19 @@ char *fuzz_string(const uint8_t *data, size_t size)
     s[size] = '\0';
     return s;
 }
+
+bool fuzz_append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        size_t grown = 2 * (*len + n + 1);
+        char *b = realloc(*buf, grown);
+        if (!b)
+            return false;
+        *buf = b;
+        *cap = grown;
+    }
+    memcpy(*buf + *len, s, n);
+    *len += n;
+    (*buf)[*len] = '\0';
+    return true;
+}

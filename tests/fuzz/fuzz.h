@@ -5,6 +5,7 @@
 #ifndef CARRERA_FUZZ_H
 #define CARRERA_FUZZ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,10 @@ void fuzz_pick(uint8_t selector, const Variant **v, Rules *r);
  * removed at exit) whose name ends with suffix (".ini", ".h5", ...), and returns its path; NULL
  * when it cannot be written. */
 const char *fuzz_file(const uint8_t *data, size_t size, const char *suffix);
+
+/* Appends the n bytes at s to the NUL-terminated buffer (*buf, *len, *cap), growing it; false
+ * when memory runs out. The harnesses of the protocol loops build their scripts with it. */
+bool fuzz_append(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
 
 /* A NUL-terminated copy of data (malloc'd), so readers of C strings can take it. */
 char *fuzz_string(const uint8_t *data, size_t size);

@@ -13,23 +13,6 @@
 #include "fuzz.h"
 #include "uci_server.h"
 
-/* Appends the n bytes at s to the buffer (*buf, *len), growing it. */
-static bool append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
-{
-    if (*len + n + 1 > *cap) {
-        size_t grown = 2 * (*len + n + 1);
-        char *b = realloc(*buf, grown);
-        if (!b)
-            return false;
-        *buf = b;
-        *cap = grown;
-    }
-    memcpy(*buf + *len, s, n);
-    *len += n;
-    (*buf)[*len] = '\0';
-    return true;
-}
-
 static bool all_digits(const char *s) { return s[0] && strspn(s, "0123456789") == strlen(s); }
 
 /* One line as the loop will read it (up to the first NUL or CR), with its limits cut. */
@@ -64,8 +47,8 @@ static bool rewrite(const char *line, char **buf, size_t *len, size_t *cap)
         free(copy);
         copy = strdup(cut);
     }
-    bool ok = copy && append(buf, len, cap, copy, strlen(copy)) &&
-              append(buf, len, cap, tail, strlen(tail)) && append(buf, len, cap, "\n", 1);
+    bool ok = copy && fuzz_append(buf, len, cap, copy, strlen(copy)) &&
+              fuzz_append(buf, len, cap, tail, strlen(tail)) && fuzz_append(buf, len, cap, "\n", 1);
     free(scan);
     free(copy);
     return ok;
@@ -83,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     text[size] = '\0';
     char *script = NULL;
     size_t len = 0, cap = 0;
-    bool ok = append(&script, &len, &cap, "", 0);
+    bool ok = fuzz_append(&script, &len, &cap, "", 0);
     /* lines end at '\n' as getline reads them; a NUL ends what the loop sees of a line */
     for (size_t at = 0; ok && at < size;) {
         size_t end = at;
