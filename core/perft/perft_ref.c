@@ -199,7 +199,7 @@ void ref_make(const Setup *s, Move m, Setup *out)
                 out->castle_rook[c][side] = NO_SQUARE;
 
     out->ep[0] = out->ep[1] = NO_SQUARE;
-    if (piece_type(moving) == PAWN &&
+    if (piece_type(moving) == PAWN && !s->variant->no_en_passant &&
         (mailbox_rank(s, to) - mailbox_rank(s, from)) * mailbox_forward(us) == 2)
         out->ep[0] = mailbox_step(s, from, (Step){ 0, mailbox_forward(us) });
 

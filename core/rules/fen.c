@@ -34,14 +34,6 @@ static void square_name(const Variant *v, int sq, char out[3])
     out[2] = '\0';
 }
 
-static PieceType type_of_letter(const Variant *v, char upper)
-{
-    for (int t = PAWN; t < TYPE_NB; t++)
-        if (v->letters[t] == upper)
-            return (PieceType)t;
-    return NO_TYPE;
-}
-
 static int parse_board(Setup *s, const Variant *v, Field f, char *err, size_t errlen)
 {
     int rank = RANKS - 1, file = 0;
@@ -73,7 +65,7 @@ static int parse_board(Setup *s, const Variant *v, Field f, char *err, size_t er
                                    rank + 1, v->files);
         } else {
             PieceType t = isalpha((unsigned char)c)
-                              ? type_of_letter(v, (char)toupper((unsigned char)c))
+                              ? variant_type_of_letter(v, (char)toupper((unsigned char)c))
                               : NO_TYPE;
             if (t == NO_TYPE)
                 return errmsg_fail(err, errlen,
@@ -148,6 +140,9 @@ static int parse_castling(Setup *s, Field f, char *err, size_t errlen)
     s->castling_text = FEN_CASTLING_KQ;
     if (field_is(f, "-"))
         return 0;
+    if (v->no_castling)
+        return errmsg_fail(err, errlen, "castling field '%.*s': %s has no castling", f.len, f.p,
+                           v->name);
     const int fixed_king_file = v->castle960 ? -1 : variant_start_king_file(v);
     for (int i = 0; i < f.len; i++) {
         char c = f.p[i], upper = (char)toupper((unsigned char)c);
@@ -230,6 +225,9 @@ static int parse_ep(Setup *s, const Rules *r, Field f, char *err, size_t errlen)
     s->ep[0] = s->ep[1] = NO_SQUARE;
     if (field_is(f, "-"))
         return 0;
+    if (s->variant->no_en_passant)
+        return errmsg_fail(err, errlen, "en passant field '%.*s': %s has no en passant", f.len, f.p,
+                           s->variant->name);
     int max = rules_max_ep(r), n = 0;
     for (int start = 0; start <= f.len;) {
         int end = start;

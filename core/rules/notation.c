@@ -31,14 +31,6 @@ static bool is_capture(const Setup *s, Move m)
            (move_kind(m) != MOVE_CASTLING && s->board[move_to(m)] != NO_PIECE);
 }
 
-static PieceType type_of_letter(const Variant *v, char c)
-{
-    for (int t = PAWN; t <= KING; t++)
-        if (variant_letter(v, (PieceType)t) == c)
-            return (PieceType)t;
-    return NO_TYPE;
-}
-
 /* ---- writing -------------------------------------------------------------------------------- */
 
 /* SAN of m on board s without check suffix; cand (n movements) decides the disambiguation. */
@@ -170,7 +162,7 @@ static bool san_read(const Variant *v, const char *text, SanText *st, char *err,
     if (len >= 2 && isalpha((unsigned char)buf[len - 1]) &&
         (buf[len - 2] == '=' || is_rank(buf[len - 2]))) {
         char c = (char)toupper((unsigned char)buf[len - 1]);
-        st->promo = type_of_letter(v, c);
+        st->promo = variant_type_of_letter(v, c);
         if (st->promo == NO_TYPE || st->promo == PAWN || st->promo == KING) {
             errmsg_set(err, errlen, "'%s': '%c' is not a promotion piece in %s", text, c, v->name);
             return false;
@@ -189,7 +181,7 @@ static bool san_read(const Variant *v, const char *text, SanText *st, char *err,
         len--;
     size_t i = 0;
     if (len && isupper((unsigned char)buf[0])) {
-        st->piece = type_of_letter(v, buf[0]);
+        st->piece = variant_type_of_letter(v, buf[0]);
         if (st->piece == NO_TYPE) {
             errmsg_set(err, errlen, "'%s': '%c' is not a piece letter in %s", text, buf[0],
                        v->name);

@@ -9,8 +9,9 @@
 #include "rules.h"
 #include "setup.h"
 
-/* Everything about castling that stays fixed for a game: computed once from the setup.
- * Castling slot = color * 2 + side (side 0 queen side, 1 king side). */
+/* Everything about castling that stays fixed for a game, and whether en passant exists in it:
+ * computed once from the setup. Castling slot = color * 2 + side (side 0 queen side, 1 king
+ * side). */
 #define DECLARE_BOARD(N, BBT)                                                                      \
     typedef struct Castling##N {                                                                   \
         BBT empty[4]; /* squares that must be empty apart from the king and the rook */            \
@@ -19,6 +20,7 @@
         uint8_t rook_from[4], king_to[4], rook_to[4];                                              \
         uint8_t xray;    /* slots whose rook, once gone, may open the rank to the king's target */ \
         uint8_t keep[N]; /* rights (bit per slot) that survive a move from or to a square */       \
+        bool en_passant; /* false in a variant without en passant: no double step leaves one */    \
     } Castling##N;                                                                                 \
     typedef struct Board##N {                                                                      \
         /* What move generation reads comes first: perft's last ply copies only this part. */      \

@@ -97,8 +97,36 @@ static const Variant CAPARANDOM = {
     .letters = LETTERS_10X8,
 };
 
+/* Pietro Carrera's game (1617): the Centaur (bishop + knight) is written A and the Champion
+ * (rook + knight) C, Capablanca's letters, since both of its own names begin with C. No
+ * castling and no en passant; promotion to the three pieces the sources name (docs/rules.md
+ * 3.1). */
+static const Variant CARRERA = {
+    .name = "carrera",
+    .files = 10,
+    .no_castling = true,
+    .no_en_passant = true,
+    .start_fen = "ranbqkbncr/pppppppppp/10/10/10/10/PPPPPPPPPP/RANBQKBNCR w - - 0 1",
+    .promotions = { QUEEN, CHANCELLOR, ARCHBISHOP },
+    .n_promotions = 3,
+    .letters = LETTERS_10X8,
+};
+
+/* Henry Bird's game (1874): the Guard (rook + knight) and the Equerry (bishop + knight), written
+ * C and A and read as G and E too; castling and promotion as in Capablanca chess. */
+static const Variant BIRD = {
+    .name = "bird",
+    .files = 10,
+    .start_fen = "rnbcqkabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBCQKABNR w KQkq - 0 1",
+    .king_to = { 2, 8 },
+    .rook_to = { 3, 7 },
+    PROMOTIONS_10X8,
+    .letters = LETTERS_10X8,
+    .alt_letters = { '\0', '\0', '\0', '\0', '\0', 'E', 'G', '\0', '\0' },
+};
+
 static const Variant *const ALL[] = {
-    &CHESS, &CHESS960, &CAPABLANCA, &GOTHIC, &EMBASSY, &JANUS, &CAPARANDOM,
+    &CHESS, &CHESS960, &CAPABLANCA, &GOTHIC, &EMBASSY, &JANUS, &CAPARANDOM, &CARRERA, &BIRD,
 };
 
 const Variant *variant_by_name(const char *name)
@@ -115,6 +143,14 @@ const Variant *const *variant_all(int *count)
 {
     *count = (int)(sizeof ALL / sizeof ALL[0]);
     return ALL;
+}
+
+PieceType variant_type_of_letter(const Variant *v, char upper)
+{
+    for (int t = PAWN; t < TYPE_NB; t++)
+        if (upper && (v->letters[t] == upper || v->alt_letters[t] == upper))
+            return (PieceType)t;
+    return NO_TYPE;
 }
 
 int variant_start_king_file(const Variant *v)

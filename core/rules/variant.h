@@ -21,6 +21,11 @@ typedef struct Variant {
     /* FEN letter of each piece type (upper case, White), '\0' for types the variant lacks.
      * Indexed by PieceType; Janus chess writes the Archbishop as 'J'. */
     char letters[TYPE_NB];
+    /* Letters also read for a piece type (its own name's letter where the variant writes
+     * Capablanca's: Bird's Guard G and Equerry E), '\0' for none. Never written. */
+    char alt_letters[TYPE_NB];
+    bool no_castling;   /* the game has no castling: no right is ever given */
+    bool no_en_passant; /* pawns double-step but are never taken en passant */
 } Variant;
 
 /* The variant with this name, or NULL. */
@@ -35,5 +40,9 @@ int variant_start_king_file(const Variant *v);
 
 /* The upper-case letter of a piece type in a variant, '\0' when the variant lacks it. */
 static inline char variant_letter(const Variant *v, PieceType t) { return v->letters[t]; }
+
+/* The piece type an upper-case letter names in a variant (its own letter or one also read),
+ * NO_TYPE for none. */
+PieceType variant_type_of_letter(const Variant *v, char upper);
 
 #endif

@@ -427,6 +427,10 @@ static void test_fairy_stockfish(void **state)
     int count;
     const Variant *const *all = variant_all(&count);
     for (int i = 0; i < count; i++) {
+        /* Carrera's and Bird's games are not built into Fairy-Stockfish: test_oracle compares
+         * them through a variants.ini of its own, which verify has no way to load. */
+        if (strcmp(all[i]->name, "carrera") == 0 || strcmp(all[i]->name, "bird") == 0)
+            continue;
         Run r = verify("--engine", CARRERA_FAIRY_STOCKFISH, "--variant", all[i]->name, "--random",
                        "200", "--nodes", "20000", "--quiet", NULL);
         expect_status(&r, 0);

@@ -208,8 +208,9 @@ static void random_8x8(void **state)
 static void random_10x8(void **state)
 {
     (void)state;
-    static const char *const v[] = { "capablanca", "gothic", "embassy", "janus", "caparandom" };
-    random_positions(v, 5, 1000, 10);
+    static const char *const v[] = { "capablanca", "gothic",  "embassy", "janus",
+                                     "caparandom", "carrera", "bird" };
+    random_positions(v, 7, 1000, 10);
 }
 
 /* position_make may write over its own input, and castling with a king or rook already on its

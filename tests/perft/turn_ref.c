@@ -408,7 +408,7 @@ void ref_make_turn(const Setup *s, const Rules *r, const Turn *t, Setup *out)
         Move m = t->m[i];
         if (piece_type(before->board[move_from(m)]) == PAWN || is_capture(before, m))
             reset = true;
-        if (is_double_step(before, m) && ep_rule_admits(r, i, t->n)) {
+        if (is_double_step(before, m) && !s->variant->no_en_passant && ep_rule_admits(r, i, t->n)) {
             passed[n_ep] = move_from(m) + fw * files(s);
             arrived[n_ep++] = move_to(m);
         }

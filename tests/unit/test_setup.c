@@ -58,14 +58,16 @@ static void test_variant_table(void **state)
     (void)state;
     int n;
     const Variant *const *all = variant_all(&n);
-    assert_int_equal(n, 7);
+    assert_int_equal(n, 9);
     for (int i = 0; i < n; i++) {
         const Variant *v = all[i];
         assert_ptr_equal(variant_by_name(v->name), v);
         assert_true(v->files == 8 || v->files == 10);
-        for (int side = 0; side < 2; side++) /* the rook lands beside the king, on the inside */
+        /* the rook lands beside the king, on the inside */
+        for (int side = 0; side < 2 && !v->no_castling; side++)
             assert_int_equal(v->rook_to[side], v->king_to[side] + (side ? -1 : 1));
-        assert_true(v->n_promotions >= 4 && v->n_promotions <= 6);
+        /* Carrera's game promotes to the three pieces its sources name */
+        assert_true(v->n_promotions >= 3 && v->n_promotions <= 6);
         for (int p = 0; p < v->n_promotions; p++)
             assert_true(variant_letter(v, v->promotions[p]) != '\0');
         assert_int_equal(variant_letter(v, KING), 'K');
@@ -88,6 +90,27 @@ static void test_variant_table(void **state)
     assert_int_equal(variant("janus")->king_to[0], 1);
     assert_true(variant("caparandom")->castle960 && variant("caparandom")->random_array);
     assert_false(variant("gothic")->castle960);
+}
+
+/* The historical arrays (docs/rules.md 3.1): Carrera's game has neither castling nor en passant,
+ * Bird's reads its own letters G and E besides C and A and writes Capablanca's. */
+static void test_historical_variants(void **state)
+{
+    (void)state;
+    REJECTS("carrera", "ranbqkbncr/pppppppppp/10/10/10/10/PPPPPPPPPP/RANBQKBNCR w KQkq - 0 1",
+            "carrera has no castling");
+    REJECTS("carrera", "ranbqkbncr/pppp1ppppp/10/10/4P5/10/PPPP1PPPPP/RANBQKBNCR b - e3 0 1",
+            "carrera has no en passant");
+    assert_int_equal(variant("carrera")->n_promotions, 3);
+    Setup s, start;
+    char fen[FEN_MAX];
+    read_fen(&s, "bird", "rnbgqkebnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBGQKEBNR w KQkq - 0 1");
+    setup_start(&start, variant("bird"));
+    assert_memory_equal(s.board, start.board, sizeof s.board);
+    write_fen(&s, s.castling_text, fen);
+    assert_string_equal(fen, variant("bird")->start_fen);
+    REJECTS("capablanca", "rnbgqkebnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBGQKEBNR w - - 0 1",
+            "'g'");
 }
 
 /* ---- FEN rejections ---- */
@@ -526,11 +549,12 @@ int main(void)
 {
     // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_variant_table),    cmocka_unit_test(test_reject_board),
-        cmocka_unit_test(test_reject_material),  cmocka_unit_test(test_reject_castling),
-        cmocka_unit_test(test_reject_ep_clocks), cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_castling_styles),  cmocka_unit_test(test_chess960_numbering),
-        cmocka_unit_test(test_random_arrays),    cmocka_unit_test(test_move_text),
+        cmocka_unit_test(test_variant_table),      cmocka_unit_test(test_historical_variants),
+        cmocka_unit_test(test_reject_board),       cmocka_unit_test(test_reject_material),
+        cmocka_unit_test(test_reject_castling),    cmocka_unit_test(test_reject_ep_clocks),
+        cmocka_unit_test(test_round_trip),         cmocka_unit_test(test_castling_styles),
+        cmocka_unit_test(test_chess960_numbering), cmocka_unit_test(test_random_arrays),
+        cmocka_unit_test(test_move_text),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
