@@ -31,9 +31,9 @@ typedef struct RegressionPoint Point;
 static const GameEnding faults[] = { END_TIME, END_CRASH, END_TIMEOUT, END_GARBAGE, END_ILLEGAL };
 
 /* A message about the game g. */
-static int row_fail(const RegressionGame *g, char *err, size_t errlen, const char *fmt, ...)
+static int row_fail(const RecordedGame *g, char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static int row_fail(const RegressionGame *g, char *err, size_t errlen, const char *fmt, ...)
+static int row_fail(const RecordedGame *g, char *err, size_t errlen, const char *fmt, ...)
 {
     if (!err || !errlen)
         return -1;
@@ -120,7 +120,7 @@ static long sample_game(RegressionData *d, size_t n, double result, uint64_t gro
 }
 
 /* Replays the moves of row r from start into d->points; *n receives the number of turns. */
-static int replay(RegressionData *d, const RegressionGame *r, const Position *start, size_t *n,
+static int replay(RegressionData *d, const RecordedGame *r, const Position *start, size_t *n,
                   char *err, size_t errlen)
 {
     *n = 0;
@@ -166,7 +166,7 @@ static int replay(RegressionData *d, const RegressionGame *r, const Position *st
     return rc;
 }
 
-int regression_add_game(RegressionData *d, const RegressionGame *r, char *err, size_t errlen)
+int regression_add_game(RegressionData *d, const RecordedGame *r, char *err, size_t errlen)
 {
     if (!d->variant)
         return row_fail(r, err, errlen, "a game before its file's variant and rules");

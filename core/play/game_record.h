@@ -51,4 +51,18 @@ void game_record_free(GameRecord *g);
 /* Fills g->material from the final position. */
 void game_record_count_material(GameRecord *g);
 
+/* A finished game as a result file stores it, read back as text by the fits of recorded games
+ * (the regression of `carrera tune`, Texel's method of `carrera texel-data`), with where it was
+ * read for their messages. */
+typedef struct RecordedGame {
+    const char *path;        /* the file */
+    uint64_t row;            /* its row in the file's /match/games */
+    uint64_t pair;           /* its pair in that file */
+    const char *opening;     /* FEN */
+    int result;              /* for White: 1, 0, -1 */
+    uint32_t plies;          /* the turns the record says it has */
+    const char *termination; /* game_ending_name */
+    const char *moves;       /* the turns in UCI text, separated by single blanks */
+} RecordedGame;
+
 #endif
