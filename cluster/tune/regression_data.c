@@ -27,9 +27,6 @@ struct RegressionPoint {
 };
 typedef struct RegressionPoint Point;
 
-/* Endings that are a player's fault, not the position's. */
-static const GameEnding faults[] = { END_TIME, END_CRASH, END_TIMEOUT, END_GARBAGE, END_ILLEGAL };
-
 /* A message about the game g. */
 static int row_fail(const RecordedGame *g, char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -172,15 +169,10 @@ int regression_add_game(RegressionData *d, const RecordedGame *r, char *err, siz
         return row_fail(r, err, errlen, "a game before its file's variant and rules");
     if (r->result < -1 || r->result > 1)
         return row_fail(r, err, errlen, "result %d is none of 1, 0, -1", r->result);
-    GameEnding ending = END_NB;
-    for (int e = 0; e < END_NB && ending == END_NB; e++)
-        if (strcmp(r->termination, game_ending_name((GameEnding)e)) == 0)
-            ending = (GameEnding)e;
+    GameEnding ending = game_ending_parse(r->termination);
     if (ending == END_NB)
         return row_fail(r, err, errlen, "unknown termination \"%s\"", r->termination);
-    bool fault = false;
-    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
-        fault |= ending == faults[i];
+    bool fault = game_ending_is_fault(ending);
 
     Setup s;
     char why[ERRMSG_LEN];

@@ -34,6 +34,13 @@ typedef enum GameEnding {
  * "time forfeit", "engine crash", "engine timeout", "engine garbage", "illegal move". */
 const char *game_ending_name(GameEnding e);
 
+/* The ending of that name, or END_NB for none. */
+GameEnding game_ending_parse(const char *name);
+
+/* Whether e is a player's fault (time, crash, timeout, garbage, an illegal move): such a result
+ * says nothing about the position, and the fits of recorded games leave the game out. */
+bool game_ending_is_fault(GameEnding e);
+
 /* A finished game. game holds the start, every turn and the final position. */
 typedef struct GameRecord {
     Game game;
