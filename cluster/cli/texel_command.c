@@ -18,7 +18,7 @@
 #define ITERATIONS_DEFAULT 3000
 #define RATE_DEFAULT       0.5
 #define PATIENCE_DEFAULT   200
-#define VALID_DEFAULT      10
+#define VALID_DEFAULT      20
 
 void texel_data_usage(FILE *out)
 {

@@ -1,18 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* The data file of Texel's method (texel_file.h). */
+#define _POSIX_C_SOURCE 200809L /* getline */
 #include "texel_file.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "errmsg.h"
 #include "number.h"
 #include "setup.h"
-
-/* A row is short (a FEN and four small columns); a longer line is not a row of this format. */
-#define LINE_MAX_BYTES (FEN_MAX + 128)
 
 int texel_file_write_header(FILE *out, const char *record, char *err, size_t errlen)
 {
@@ -108,22 +107,17 @@ int texel_file_read(const char *path, TexelRowFn fn, void *ctx, char **record, c
     FILE *f = fopen(path, "r");
     if (!f)
         return errmsg_fail(err, errlen, "%s: %s", path, strerror(errno));
-    char line[LINE_MAX_BYTES];
-    char *rec = NULL;
+    char *line = NULL, *rec = NULL;
+    size_t line_cap = 0;
     size_t rec_len = 0;
     uint64_t at = 0;
     bool header = false;
     int rc = 0;
-    while (rc == 0 && fgets(line, sizeof line, f)) {
+    ssize_t len;
+    while (rc == 0 && (len = getline(&line, &line_cap, f)) >= 0) {
         at++;
-        size_t len = strlen(line);
         if (len && line[len - 1] == '\n')
             line[--len] = '\0';
-        else if (!feof(f)) {
-            rc = errmsg_fail(err, errlen, "%s:%llu: the line is longer than %d bytes", path,
-                             (unsigned long long)at, LINE_MAX_BYTES - 2);
-            break;
-        }
         if (at == 1) {
             if (strcmp(line, TEXEL_FILE_TAG) != 0)
                 rc = errmsg_fail(err, errlen,
@@ -148,6 +142,7 @@ int texel_file_read(const char *path, TexelRowFn fn, void *ctx, char **record, c
         rc = errmsg_fail(err, errlen, "%s: %s", path,
                          at == 0 ? "the file is empty" : "the column header is missing");
     fclose(f);
+    free(line);
     if (rc == 0 && record)
         *record = rec;
     else
