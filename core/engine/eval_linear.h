@@ -14,9 +14,10 @@
 #include "eval.h"
 #include "position.h"
 
-/* The probe's size: large against the rounding (at most a few centipawns per evaluation), small
- * enough that no piece-square entry leaves a short. */
-#define EVAL_LINEAR_STEP 64
+/* The probe's size: the evaluation's rounding (a few centipawns at most) divided by it is the
+ * coefficients' error; small enough that no piece-square entry leaves a short (at most a value
+ * of 3000 + 256 and 7 steps of 100 + 256 towards the centre). */
+#define EVAL_LINEAR_STEP 256
 
 typedef struct EvalLinear {
     EvalParams base; /* theta0 */
