@@ -165,13 +165,13 @@ static void summary(FILE *out, const TexelTuneRequest *r, const Check *c, const 
             (unsigned long long)r->seed);
     fprintf(out, "start: %s; K = %.4f (fitted at the start: sigmoid(K eval / 400))\n",
             r->eval_file ? r->eval_file : "the defaults", o->k);
+    fprintf(out, "fit: Adam, rate %g, %d steps (%s), %.1f s\n", r->rate, o->fit.iterations,
+            o->fit.converged ? "converged" : "the limit: not converged", o->seconds);
     fprintf(out,
-            "fit: Adam, rate %g, %d of at most %d steps (%s), the best validation error "
-            "at step %d, %.1f s\n",
-            r->rate, o->fit.iterations, r->iterations,
-            o->fit.stopped_early ? "stopped after that many steps without a better one"
-                                 : "the limit",
-            o->fit.best_iteration, o->seconds);
+            "validation error on the way (linear form): %.6f at the start, least %.6f at step "
+            "%d, %.6f at the end (%+.2f%% of the least)\n",
+            o->fit.valid0, o->fit.best_valid, o->fit.best_iteration, o->fit.valid,
+            100 * (o->fit.valid / o->fit.best_valid - 1));
     fprintf(out, "mean squared error, evaluate() itself, start -> fitted:\n");
     fprintf(out, "  %-18s %-24s %s\n", "", "training", "validation");
     for (int k = -1; k < CLASSES; k++) {
@@ -368,8 +368,13 @@ int texel_tune_run(const TexelTuneRequest *r)
                 status = run_error(EXIT_FAILED, "out of memory");
         }
     }
-    if (status == EXIT_OK && (status = write_eval(r, text, &o, record)) == EXIT_OK)
+    if (status == EXIT_OK && (status = write_eval(r, text, &o, record)) == EXIT_OK) {
         printf("%sfitted: %s\n", text, r->out);
+        if (o.fit.valid >= o.fit.valid0)
+            run_warning("the validation error did not fall (%.6f at the start, %.6f fitted): "
+                        "the fit learned the training games, not the evaluation",
+                        o.fit.valid0, o.fit.valid);
+    }
     free(text);
     free(delta);
     free(record);

@@ -168,23 +168,23 @@ int texel_fit(const TexelSet *train, const TexelSet *valid, const TexelFitOption
         return -1;
     const int p = train->params;
     double *m = calloc((size_t)p, sizeof *m), *v = calloc((size_t)p, sizeof *v);
-    double *grad = calloc((size_t)p, sizeof *grad), *best = malloc((size_t)p * sizeof *best);
-    if (!m || !v || !grad || !best) {
+    double *grad = calloc((size_t)p, sizeof *grad);
+    /* the training error of every step, for the convergence test */
+    double *history = malloc(((size_t)o->iterations + 1) * sizeof *history);
+    if (!m || !v || !grad || !history) {
         free(m);
         free(v);
         free(grad);
-        free(best);
+        free(history);
         return errmsg_fail(err, errlen, "out of memory for %d parameters", p);
     }
-    /* With no validation set the training error decides which step is best. */
-    const bool use_valid = valid->n > 0;
-    memcpy(best, delta, (size_t)p * sizeof *best);
-    double train_err = texel_mse(train, delta, o->k);
-    double valid_err = texel_mse(valid, delta, o->k);
-    *out = (TexelFitResult){ .train = train_err, .valid = valid_err };
-    double best_err = use_valid ? valid_err : train_err;
-    int it = 0;
-    for (it = 1; it <= o->iterations; it++) {
+    *out = (TexelFitResult){ .train0 = texel_mse(train, delta, o->k),
+                             .valid0 = texel_mse(valid, delta, o->k) };
+    out->train = out->train0;
+    out->valid = out->best_valid = out->valid0;
+    history[0] = out->train0;
+    int it;
+    for (it = 1; it <= o->iterations && !out->converged; it++) {
         gradient(train, delta, o->k, grad);
         const double c1 = 1 - pow(ADAM_BETA1, it), c2 = 1 - pow(ADAM_BETA2, it);
         for (int j = 0; j < p; j++) {
@@ -195,28 +195,23 @@ int texel_fit(const TexelSet *train, const TexelSet *valid, const TexelFitOption
             delta[j] -= o->rate * (m[j] / c1) / (sqrt(v[j] / c2) + ADAM_EPS);
             delta[j] = fmin(fmax(delta[j], o->lo[j]), o->hi[j]);
         }
-        train_err = texel_mse(train, delta, o->k);
-        valid_err = texel_mse(valid, delta, o->k);
-        const double now = use_valid ? valid_err : train_err;
-        if (now < best_err) {
-            best_err = now;
-            memcpy(best, delta, (size_t)p * sizeof *best);
-            *out = (TexelFitResult){ .best_iteration = it, .train = train_err, .valid = valid_err };
+        out->train = history[it] = texel_mse(train, delta, o->k);
+        out->valid = texel_mse(valid, delta, o->k);
+        if (out->valid < out->best_valid) {
+            out->best_valid = out->valid;
+            out->best_iteration = it;
         }
+        out->converged = it >= o->patience &&
+                         history[it - o->patience] - out->train < TEXEL_CONVERGED * out->train;
         if (report)
-            report(&(TexelFitStep){ it, o->iterations, train_err, valid_err,
-                                    use_valid ? best_err : out->valid, out->best_iteration },
+            report(&(TexelFitStep){ it, o->iterations, out->train, out->valid, out->best_valid,
+                                    out->best_iteration },
                    ctx);
-        if (it - out->best_iteration >= o->patience) {
-            out->stopped_early = true;
-            break;
-        }
     }
-    out->iterations = it > o->iterations ? o->iterations : it;
-    memcpy(delta, best, (size_t)p * sizeof *best);
+    out->iterations = it - 1;
     free(m);
     free(v);
     free(grad);
-    free(best);
+    free(history);
     return 0;
 }

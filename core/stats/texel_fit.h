@@ -7,9 +7,10 @@
  *     E(theta, K) = 1/n sum_i (r_i - sigma(K s_i(theta) / 400))^2,  sigma(x) = 1 / (1 + 10^-x),
  *
  * Texel's sigmoid. K is fitted first with theta = theta0, then theta with K fixed, by Adam on
- * the analytic gradient within each parameter's bounds; a validation set (other games) tells
- * when the fit stops improving what it was not fitted on. Single-threaded on purpose: the sums
- * come out the same on every machine, so a fit is reproducible to the last bit. */
+ * the analytic gradient within each parameter's bounds until the training error stops falling;
+ * a validation set (other games) tells whether what was fitted holds beyond the training set.
+ * Single-threaded on purpose: the sums come out the same on every machine, so a fit is reproducible
+ * to the last bit. */
 #ifndef CARRERA_TEXEL_FIT_H
 #define CARRERA_TEXEL_FIT_H
 
@@ -57,31 +58,40 @@ typedef struct TexelFitOptions {
     double k;              /* the fixed scale */
     int iterations;        /* at most this many Adam steps over the whole training set */
     double rate;           /* Adam's step size, in the parameters' units (centipawns) */
-    int patience;          /* stop after this many steps without a new best validation error */
+    int patience;          /* converged: the training error fell by less than TEXEL_CONVERGED
+                            * of itself over this many steps */
     const double *lo, *hi; /* [params] the bounds of theta0 + delta */
     const bool *fit;       /* [params] which parameters move (the others stay at theta0) */
 } TexelFitOptions;
+
+#define TEXEL_CONVERGED 1e-5
 
 /* Where a fit stands, for progress reports. */
 typedef struct TexelFitStep {
     int iteration, iterations;
     double train, valid; /* errors at this step */
-    double best_valid;
+    double best_valid;   /* the least validation error so far, and its step */
     int best_iteration;
 } TexelFitStep;
 
 typedef void (*TexelFitReport)(const TexelFitStep *step, void *ctx);
 
+/* What a fit did. The validation set is not fitted: its error along the way tells whether the
+ * fit learns what holds beyond its training set (it falls with the training error) or the
+ * training set's noise (it rises while the training error falls). */
 typedef struct TexelFitResult {
-    int iterations;      /* steps made */
-    int best_iteration;  /* the step whose theta is returned (0: the start) */
-    double train, valid; /* errors there */
-    bool stopped_early;  /* by patience, not by the iteration limit */
+    int iterations;        /* steps made */
+    bool converged;        /* stopped by patience, not by the iteration limit */
+    double train0, valid0; /* errors at the start */
+    double train, valid;   /* at the end, where delta is returned */
+    double best_valid;     /* the least validation error on the way */
+    int best_iteration;    /* its step (0: the start) */
 } TexelFitResult;
 
-/* Fits delta (in: the start, usually 0; out: the step with the least validation error, or with
- * the least training error when valid is empty) on train. report (may be NULL) is called after
- * every step with ctx. Returns 0, or -1 with a message (bad options, memory). */
+/* Fits delta (in: the start, usually 0; out: the last step) on train until it converges or the
+ * iterations run out, following the error of valid (which may be empty) on the way. report (may
+ * be NULL) is called after every step with ctx. Returns 0, or -1 with a message (bad options,
+ * memory). */
 int texel_fit(const TexelSet *train, const TexelSet *valid, const TexelFitOptions *o, double *delta,
               TexelFitReport report, void *ctx, TexelFitResult *out, char *err, size_t errlen);
 
