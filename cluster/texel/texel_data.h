@@ -14,9 +14,9 @@
 #include "rules.h"
 #include "variant.h"
 
-/* What the extraction saw, position by position: every position at a turn boundary of a game
- * (before each turn) is counted once in exactly one of opening, in_check, not_single, leaf_check
- * and written. */
+/* What the extraction saw, position by position: every position at a turn boundary (before each
+ * turn) of a game not lost by a fault is counted once in exactly one of opening, in_check,
+ * not_single, leaf_check and written. */
 typedef struct TexelCounts {
     uint64_t games, faults, pairs;
     uint64_t opening;    /* among the first skip_plies turns */
