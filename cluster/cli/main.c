@@ -12,6 +12,7 @@
 #include "match_command.h"
 #include "perft_command.h"
 #include "report_command.h"
+#include "texel_command.h"
 #include "tune_command.h"
 #include "uci_command.h"
 #include "variant.h"
@@ -37,6 +38,10 @@ static const Command COMMANDS[] = {
     { "match", match_command, "play a match between two engine configurations", true },
     { "tune", tune_command, "piece values from material-odds matches", true },
     { "report", report_command, "a Markdown report with plots of piece-value runs", true },
+    { "texel-data", texel_data_command, "positions and results of recorded games for texel-fit",
+      true },
+    { "texel-fit", texel_fit_command, "the evaluation fitted to game results (Texel's method)",
+      true },
     { "bisect", bisect_command, "find where a UCI engine's perft differs from Carrera's", true },
     { "verify", verify_command,
       "check a perft engine on many positions, bisect and group the differences", true },

@@ -4,6 +4,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli_error.h"
@@ -162,4 +163,34 @@ int options_position(const PositionArgs *a, const char *command, Setup *s, Rules
         }
     }
     return 0;
+}
+
+char *options_command_line(int argc, char **argv)
+{
+    size_t len = sizeof "carrera";
+    for (int i = 0; i < argc; i++)
+        len += 4 * strlen(argv[i]) + 3;
+    char *line = malloc(len), *at = line;
+    if (!line)
+        return NULL;
+    at += sprintf(at, "carrera");
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        bool quote = *a == '\0' || strpbrk(a, " \t\n'\"\\$`*?;&|<>()[]{}~#") != NULL;
+        *at++ = ' ';
+        if (quote)
+            *at++ = '\'';
+        for (; *a; a++) {
+            if (quote && *a == '\'') {
+                memcpy(at, "'\\''", 4);
+                at += 4;
+            } else {
+                *at++ = *a;
+            }
+        }
+        if (quote)
+            *at++ = '\'';
+    }
+    *at = '\0';
+    return line;
 }

@@ -38,4 +38,9 @@ int options_rules(const PositionArgs *a, const Variant **variant, Rules *r);
  * or -1 after reporting the error. */
 int options_position(const PositionArgs *a, const char *command, Setup *s, Rules *r);
 
+/* The command line as the provenance of a run: `carrera perft ...` (argv[0] the command), an
+ * argument with spaces or quotes in single quotes, as a shell would take it back. malloc'd, or
+ * NULL when memory runs out. */
+char *options_command_line(int argc, char **argv);
+
 #endif

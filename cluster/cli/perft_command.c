@@ -117,38 +117,6 @@ static int print_stats(const Position *p, const Rules *r, int depth, int threads
 /* How often a command-line job with --out flushes its checkpoint: the configuration's default. */
 #define PERFT_CHECKPOINT_INTERVAL 60.0
 
-/* The command line as the provenance of a job without a configuration file: `carrera perft
- * ...`, an argument with spaces or quotes in single quotes (as a shell would take it back). */
-static char *command_line(int argc, char **argv)
-{
-    size_t len = sizeof "carrera";
-    for (int i = 0; i < argc; i++)
-        len += 4 * strlen(argv[i]) + 3;
-    char *line = malloc(len), *at = line;
-    if (!line)
-        return NULL;
-    at += sprintf(at, "carrera");
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        bool quote = *a == '\0' || strpbrk(a, " \t\n'\"\\$`*?;&|<>()[]{}~#") != NULL;
-        *at++ = ' ';
-        if (quote)
-            *at++ = '\'';
-        for (; *a; a++) {
-            if (quote && *a == '\'') {
-                memcpy(at, "'\\''", 4);
-                at += 4;
-            } else {
-                *at++ = *a;
-            }
-        }
-        if (quote)
-            *at++ = '\'';
-    }
-    *at = '\0';
-    return line;
-}
-
 /* The options as given: texts not yet read and flags. */
 typedef struct PerftArgs {
     PositionArgs pos;
@@ -325,7 +293,7 @@ static int run_estimate(const PerftRequest *r)
 
 static int run_job(const PerftRequest *r)
 {
-    char *line = command_line(r->argc, r->argv);
+    char *line = options_command_line(r->argc, r->argv);
     if (!line)
         return run_error(EXIT_FAILED, "out of memory");
     PerftRun job = { .setup = r->setup,

@@ -43,22 +43,6 @@ static bool takes_value(const char *arg)
            strcmp(arg, "--title") == 0;
 }
 
-static char *command_line(int argc, char **argv)
-{
-    size_t len = strlen("carrera") + 1;
-    for (int i = 0; i < argc; i++)
-        len += strlen(argv[i]) + 1;
-    char *s = malloc(len);
-    if (!s)
-        return NULL;
-    strcpy(s, "carrera");
-    for (int i = 0; i < argc; i++) {
-        strcat(s, " ");
-        strcat(s, argv[i]);
-    }
-    return s;
-}
-
 /* The options as given, and the result files named. */
 typedef struct ReportArgs {
     const char *out, *replicates, *title;
@@ -111,7 +95,7 @@ static int validate(const ReportArgs *a, ReportRequest *r)
 /* Writes the report of r, asked for by argv. Returns the exit status. */
 static int run(ReportRequest *r, int argc, char **argv)
 {
-    char *line = command_line(argc, argv);
+    char *line = options_command_line(argc, argv);
     r->command_line = line;
     int status = report_write(r, stdout);
     free(line);

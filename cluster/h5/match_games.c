@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The games of match result files read for the regression (match_games.h): /match/games visited
- * row by row (match_visit.h), each row's moves checked against /match/moves before they are read
- * (match_rows.h). */
+/* The games of match result files read for the fits of recorded games (match_games.h): /match/games
+ * visited row by row (match_visit.h), each row's moves checked against /match/moves before they are
+ * read (match_rows.h). */
 #include "match_games.h"
 
 #include <stdlib.h>
@@ -12,19 +12,19 @@
 #include "match_rows.h"
 #include "match_visit.h"
 
-/* What the visit of a file's rows samples into. */
-typedef struct Sampling {
-    RegressionData *d;
+/* What the visit of a file's rows hands its games to. */
+typedef struct Visit {
+    const MatchGamesReader *reader;
     const char *path;
     MatchMoves mv;
     uint64_t at; /* where the next row's moves begin */
-} Sampling;
+} Visit;
 
-/* Samples row r (row i of the file) into s->d, its moves beginning at s->at (then where they
+/* Hands row r (row i of the file) to the reader, its moves beginning at s->at (then where they
  * end); torn: r is in the last pair, which a kill may have cut short. */
 static int add_row(void *ctx, const GameRow *r, uint64_t i, bool torn, char *err, size_t errlen)
 {
-    Sampling *s = ctx;
+    Visit *s = ctx;
     const char *why = NULL;
     if (!memchr(r->opening, '\0', sizeof r->opening))
         why = "the opening is not a string";
@@ -37,65 +37,85 @@ static int add_row(void *ctx, const GameRow *r, uint64_t i, bool torn, char *err
             err, errlen, "%s: row %llu of /match/games: %s%s", s->path, (unsigned long long)i, why,
             torn ? " (a match killed while writing it? resuming it repairs the file)" : "");
     s->at += r->moves_length;
-    RegressionGame g = { .path = s->path,
-                         .row = i,
-                         .pair = r->pair,
-                         .opening = r->opening,
-                         .result = r->result,
-                         .plies = r->plies,
-                         .termination = r->termination,
-                         .moves = s->mv.text };
-    return regression_add_game(s->d, &g, err, errlen);
+    RecordedGame g = { .path = s->path,
+                       .row = i,
+                       .pair = r->pair,
+                       .opening = r->opening,
+                       .result = r->result,
+                       .plies = r->plies,
+                       .termination = r->termination,
+                       .moves = s->mv.text };
+    return s->reader->game(s->reader->ctx, &g, err, errlen);
 }
 
 /* Reads the games of the open file, their moves checked and read from /match/moves. */
-static int read_rows(RegressionData *d, const MatchVisitFile *f, char *err, size_t errlen)
+static int read_rows(const MatchGamesReader *reader, const MatchVisitFile *f, uint64_t *dropped,
+                     char *err, size_t errlen)
 {
-    Sampling s = { .d = d, .path = f->path };
+    Visit s = { .reader = reader, .path = f->path };
     if (match_rows_moves_open(&s.mv, f->file) != 0)
         return h5file_fail(err, errlen, "%s: cannot read /match/games and /match/moves", f->path);
-    int rc = match_visit_rows(f, add_row, &s, &d->dropped, err, errlen);
+    uint64_t n = 0;
+    int rc = match_visit_rows(f, add_row, &s, &n, err, errlen);
+    *dropped += n;
     match_rows_moves_close(&s.mv);
     return rc;
 }
 
-/* The variant and rules of the match in file, for the samples. */
-static int read_match(RegressionData *d, const char *path, hid_t match, char *err, size_t errlen)
+/* The variant and rules of the match in file, for the reader. */
+static int read_match(const MatchGamesReader *reader, const char *path, hid_t match, char *err,
+                      size_t errlen)
 {
     char variant[64], turns[64], ep[64];
     if (h5file_get_str(match, "variant", variant, sizeof variant) < 0 ||
         h5file_get_str(match, "turn_rules", turns, sizeof turns) < 0 ||
         h5file_get_str(match, "ep_rule", ep, sizeof ep) < 0)
         return h5file_fail(err, errlen, "%s: /match lacks the variant or the rules", path);
-    return regression_file(d, path, variant, turns, ep, err, errlen);
+    return reader->file(reader->ctx, path, variant, turns, ep, err, errlen);
 }
 
-static int read_file(RegressionData *d, const char *path, char *err, size_t errlen)
+int match_games_read(const char *const *paths, size_t n_paths, const MatchGamesReader *reader,
+                     uint64_t *dropped, char *err, size_t errlen)
 {
-    MatchVisitFile f;
-    if (match_visit_open(&f, path, err, errlen) != 0)
-        return -1;
-    int rc = read_match(d, path, f.match, err, errlen);
-    if (rc == 0)
-        rc = read_rows(d, &f, err, errlen);
-    match_visit_close(&f);
-    return rc;
+    h5file_quiet();
+    if (n_paths == 0)
+        return errmsg_fail(err, errlen, "no match result files to read");
+    for (size_t i = 0; i < n_paths; i++) {
+        MatchVisitFile f;
+        if (match_visit_open(&f, paths[i], err, errlen) != 0)
+            return -1;
+        int rc = read_match(reader, paths[i], f.match, err, errlen);
+        if (rc == 0)
+            rc = read_rows(reader, &f, dropped, err, errlen);
+        match_visit_close(&f);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int sample_file(void *ctx, const char *path, const char *variant, const char *turns,
+                       const char *ep, char *err, size_t errlen)
+{
+    return regression_file(ctx, path, variant, turns, ep, err, errlen);
+}
+
+static int sample_game(void *ctx, const RecordedGame *g, char *err, size_t errlen)
+{
+    return regression_add_game(ctx, g, err, errlen);
 }
 
 int match_games_sample(const char *const *paths, size_t n_paths, int skip_plies,
                        RegressionData *out, char *err, size_t errlen)
 {
-    h5file_quiet();
     if (regression_start(out, skip_plies, err, errlen) != 0)
         return -1;
-    if (n_paths == 0)
-        return errmsg_fail(err, errlen, "no match result files to read");
-    int rc = 0;
-    for (size_t i = 0; i < n_paths && rc == 0; i++)
-        rc = read_file(out, paths[i], err, errlen);
-    if (rc != 0)
+    const MatchGamesReader reader = { sample_file, sample_game, out };
+    if (match_games_read(paths, n_paths, &reader, &out->dropped, err, errlen) != 0) {
         regression_free(out);
-    return rc;
+        return -1;
+    }
+    return 0;
 }
 
 void match_games_regress(Tuner *t, const char *const *paths, size_t n_paths, int skip_plies)

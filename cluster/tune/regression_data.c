@@ -27,13 +27,10 @@ struct RegressionPoint {
 };
 typedef struct RegressionPoint Point;
 
-/* Endings that are a player's fault, not the position's. */
-static const GameEnding faults[] = { END_TIME, END_CRASH, END_TIMEOUT, END_GARBAGE, END_ILLEGAL };
-
 /* A message about the game g. */
-static int row_fail(const RegressionGame *g, char *err, size_t errlen, const char *fmt, ...)
+static int row_fail(const RecordedGame *g, char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static int row_fail(const RegressionGame *g, char *err, size_t errlen, const char *fmt, ...)
+static int row_fail(const RecordedGame *g, char *err, size_t errlen, const char *fmt, ...)
 {
     if (!err || !errlen)
         return -1;
@@ -120,7 +117,7 @@ static long sample_game(RegressionData *d, size_t n, double result, uint64_t gro
 }
 
 /* Replays the moves of row r from start into d->points; *n receives the number of turns. */
-static int replay(RegressionData *d, const RegressionGame *r, const Position *start, size_t *n,
+static int replay(RegressionData *d, const RecordedGame *r, const Position *start, size_t *n,
                   char *err, size_t errlen)
 {
     *n = 0;
@@ -166,21 +163,16 @@ static int replay(RegressionData *d, const RegressionGame *r, const Position *st
     return rc;
 }
 
-int regression_add_game(RegressionData *d, const RegressionGame *r, char *err, size_t errlen)
+int regression_add_game(RegressionData *d, const RecordedGame *r, char *err, size_t errlen)
 {
     if (!d->variant)
         return row_fail(r, err, errlen, "a game before its file's variant and rules");
     if (r->result < -1 || r->result > 1)
         return row_fail(r, err, errlen, "result %d is none of 1, 0, -1", r->result);
-    GameEnding ending = END_NB;
-    for (int e = 0; e < END_NB && ending == END_NB; e++)
-        if (strcmp(r->termination, game_ending_name((GameEnding)e)) == 0)
-            ending = (GameEnding)e;
+    GameEnding ending = game_ending_parse(r->termination);
     if (ending == END_NB)
         return row_fail(r, err, errlen, "unknown termination \"%s\"", r->termination);
-    bool fault = false;
-    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
-        fault |= ending == faults[i];
+    bool fault = game_ending_is_fault(ending);
 
     Setup s;
     char why[ERRMSG_LEN];

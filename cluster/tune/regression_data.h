@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "game_record.h"
 #include "rules.h"
 #include "tune_regression.h"
 #include "variant.h"
@@ -38,18 +39,6 @@ typedef struct RegressionData {
     size_t points_cap;
 } RegressionData;
 
-/* One recorded game as the sampling needs it, with where it was read for messages. */
-typedef struct RegressionGame {
-    const char *path;        /* the file */
-    uint64_t row;            /* its row in the file's /match/games */
-    uint64_t pair;           /* its pair in that file */
-    const char *opening;     /* FEN */
-    int result;              /* for White: 1, 0, -1 */
-    uint32_t plies;          /* the turns the record says it has */
-    const char *termination; /* game_ending_name */
-    const char *moves;       /* the turns in UCI text, separated by single blanks */
-} RegressionGame;
-
 /* An empty set of samples: the turns of each game before skip_plies are not sampled. Returns 0,
  * or -1 with a message (a negative skip_plies). */
 int regression_start(RegressionData *d, int skip_plies, char *err, size_t errlen);
@@ -77,7 +66,7 @@ int regression_file(RegressionData *d, const char *path, const char *variant, co
  *
  * Returns 0, or -1 with a message naming the file, the row and for a bad turn the turn: a bad
  * opening, result, termination or turn, a turn count that is not the plies column's. */
-int regression_add_game(RegressionData *d, const RegressionGame *g, char *err, size_t errlen);
+int regression_add_game(RegressionData *d, const RecordedGame *g, char *err, size_t errlen);
 
 void regression_free(RegressionData *d);
 

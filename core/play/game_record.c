@@ -2,6 +2,8 @@
 /* Finished games (game_record.h). */
 #include "game_record.h"
 
+#include <string.h>
+
 const char *game_ending_name(GameEnding e)
 {
     static const char *const names[END_NB] = {
@@ -14,6 +16,20 @@ const char *game_ending_name(GameEnding e)
         "engine garbage",      "illegal move",
     };
     return e < END_NB ? names[e] : "unknown";
+}
+
+GameEnding game_ending_parse(const char *name)
+{
+    for (int e = 0; e < END_NB; e++)
+        if (strcmp(game_ending_name((GameEnding)e), name) == 0)
+            return (GameEnding)e;
+    return END_NB;
+}
+
+bool game_ending_is_fault(GameEnding e)
+{
+    return e == END_TIME || e == END_CRASH || e == END_TIMEOUT || e == END_GARBAGE ||
+           e == END_ILLEGAL;
 }
 
 void game_record_count_material(GameRecord *out)

@@ -34,6 +34,13 @@ typedef enum GameEnding {
  * "time forfeit", "engine crash", "engine timeout", "engine garbage", "illegal move". */
 const char *game_ending_name(GameEnding e);
 
+/* The ending of that name, or END_NB for none. */
+GameEnding game_ending_parse(const char *name);
+
+/* Whether e is a player's fault (time, crash, timeout, garbage, an illegal move): such a result
+ * says nothing about the position, and the fits of recorded games leave the game out. */
+bool game_ending_is_fault(GameEnding e);
+
 /* A finished game. game holds the start, every turn and the final position. */
 typedef struct GameRecord {
     Game game;
@@ -50,5 +57,19 @@ void game_record_free(GameRecord *g);
 
 /* Fills g->material from the final position. */
 void game_record_count_material(GameRecord *g);
+
+/* A finished game as a result file stores it, read back as text by the fits of recorded games
+ * (the regression of `carrera tune`, Texel's method of `carrera texel-data`), with where it was
+ * read for their messages. */
+typedef struct RecordedGame {
+    const char *path;        /* the file */
+    uint64_t row;            /* its row in the file's /match/games */
+    uint64_t pair;           /* its pair in that file */
+    const char *opening;     /* FEN */
+    int result;              /* for White: 1, 0, -1 */
+    uint32_t plies;          /* the turns the record says it has */
+    const char *termination; /* game_ending_name */
+    const char *moves;       /* the turns in UCI text, separated by single blanks */
+} RecordedGame;
 
 #endif
