@@ -3,7 +3,8 @@
  * (a hang fails through the test's CTest TIMEOUT, never a clock here), and every child must hold
  * its descriptors 0, 1 and 2 only, read from /proc/PID/fd once it runs the engine: neither the
  * pipes of an engine another thread is starting nor a descriptor the process opened without
- * close-on-exec, as HDF5 opens its files and MPI its pipes.
+ * close-on-exec, as HDF5 opens its files and MPI its pipes. The fallback for kernels without
+ * close_range closes everything too.
  *
  * usage: test_spawn [STARTS THREADS] (default 2000 starts over 4 threads) */
 #define _POSIX_C_SOURCE 200809L
@@ -21,8 +22,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "spawn.h"
 #include "subprocess.h"
 
 #ifndef FAKE_ENGINE
@@ -185,6 +188,32 @@ static void test_foreign_descriptors_stay_out(void **state)
         fail_msg("%d leaks, %d failures; the first: %s", f.leaks, f.failures, f.first);
 }
 
+/* spawn_program's fallback where the kernel has no close_range: in a child of the test, with
+ * descriptors open at 3 and beyond, every one of them is closed, 0, 1 and 2 kept. */
+static void test_fallback_closes_all_but_stdio(void **state)
+{
+    (void)state;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int ends[2];
+        if (pipe(ends) != 0 || open("/dev/null", O_RDONLY) < 0 || dup2(ends[0], 200) != 200)
+            _exit(2);
+        spawn_close_listed(3, sysconf(_SC_OPEN_MAX));
+        /* stdout and stderr stay (a test runner may start the test with stdin closed) */
+        if (fcntl(1, F_GETFD) < 0 || fcntl(2, F_GETFD) < 0)
+            _exit(3);
+        for (int fd = 3; fd < KNOWN_MAX; fd++)
+            if (fcntl(fd, F_GETFD) >= 0)
+                _exit(4);
+        _exit(0);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3) {
@@ -200,6 +229,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_start_and_stop),
         cmocka_unit_test(test_foreign_descriptors_stay_out),
+        cmocka_unit_test(test_fallback_closes_all_but_stdio),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
