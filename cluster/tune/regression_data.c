@@ -28,7 +28,7 @@ struct RegressionPoint {
 typedef struct RegressionPoint Point;
 
 /* Endings that are a player's fault, not the position's. */
-static const GameEnding faults[] = { END_TIME, END_CRASH, END_TIMEOUT, END_GARBAGE, END_ILLEGAL };
+static const GameEnding faults[] = { END_TIME, END_CRASH, END_STALL, END_GARBAGE, END_ILLEGAL };
 
 /* A message about the game g. */
 static int row_fail(const RegressionGame *g, char *err, size_t errlen, const char *fmt, ...)
@@ -172,10 +172,7 @@ int regression_add_game(RegressionData *d, const RegressionGame *r, char *err, s
         return row_fail(r, err, errlen, "a game before its file's variant and rules");
     if (r->result < -1 || r->result > 1)
         return row_fail(r, err, errlen, "result %d is none of 1, 0, -1", r->result);
-    GameEnding ending = END_NB;
-    for (int e = 0; e < END_NB && ending == END_NB; e++)
-        if (strcmp(r->termination, game_ending_name((GameEnding)e)) == 0)
-            ending = (GameEnding)e;
+    GameEnding ending = game_ending_by_name(r->termination);
     if (ending == END_NB)
         return row_fail(r, err, errlen, "unknown termination \"%s\"", r->termination);
     bool fault = false;

@@ -2,6 +2,8 @@
 /* Finished games (game_record.h). */
 #include "game_record.h"
 
+#include <string.h>
+
 const char *game_ending_name(GameEnding e)
 {
     static const char *const names[END_NB] = {
@@ -10,10 +12,18 @@ const char *game_ending_name(GameEnding e)
         "50-move rule",        "insufficient material",
         "resign adjudication", "draw adjudication",
         "maximum length",      "time forfeit",
-        "engine crash",        "engine timeout",
+        "engine crash",        "engine stall",
         "engine garbage",      "illegal move",
     };
     return e < END_NB ? names[e] : "unknown";
+}
+
+GameEnding game_ending_by_name(const char *name)
+{
+    for (int e = 0; e < END_NB; e++)
+        if (strcmp(game_ending_name((GameEnding)e), name) == 0)
+            return (GameEnding)e;
+    return strcmp(name, "engine timeout") == 0 ? END_STALL : END_NB;
 }
 
 void game_record_count_material(GameRecord *out)

@@ -23,7 +23,7 @@ typedef enum GameEnding {
     END_MAX_LENGTH,
     END_TIME, /* a clock ran out */
     END_CRASH,
-    END_TIMEOUT,
+    END_STALL, /* no answer within the match's stall_factor times the turn's limit */
     END_GARBAGE,
     END_ILLEGAL,
     END_NB
@@ -31,8 +31,12 @@ typedef enum GameEnding {
 
 /* "checkmate", "stalemate", "king captured", "threefold repetition", "50-move rule",
  * "insufficient material", "resign adjudication", "draw adjudication", "maximum length",
- * "time forfeit", "engine crash", "engine timeout", "engine garbage", "illegal move". */
+ * "time forfeit", "engine crash", "engine stall", "engine garbage", "illegal move". */
 const char *game_ending_name(GameEnding e);
+
+/* The ending named name, as a result file records it, or END_NB. "engine timeout", what files
+ * of earlier versions call a stall, is END_STALL. */
+GameEnding game_ending_by_name(const char *name);
 
 /* A finished game. game holds the start, every turn and the final position. */
 typedef struct GameRecord {

@@ -194,7 +194,7 @@ static void test_faulty_engines(void **state)
     faulty("crash", "nodes = 500", "engine crash");
     faulty("illegal", "nodes = 500", "illegal move");
     faulty("garbage", "nodes = 500", "engine garbage");
-    faulty("hang", "movetime = 50", "engine timeout");
+    faulty("hang", "movetime = 50", "engine stall");
 }
 
 /* A match killed with SIGKILL in the middle and resumed: the same games as a run that was never
