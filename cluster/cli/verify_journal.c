@@ -111,7 +111,7 @@ static int read_journal(int fd, const char *path, const char *options, const Ver
                         Outcome *outcomes, size_t *resumed, bool *fresh, char *err, size_t errlen)
 {
     *fresh = false;
-    FILE *in = fdopen(dup(fd), "r");
+    FILE *in = fdopen(fcntl(fd, F_DUPFD_CLOEXEC, 0), "r");
     if (!in) {
         errmsg_set(err, errlen, "cannot read the journal '%s': %s", path, strerror(errno));
         return EXIT_FAILED;
@@ -185,7 +185,7 @@ int journal_open(Journal *j, const char *path, const char *options, const Verify
                  Outcome *outcomes, size_t *resumed, char *err, size_t errlen)
 {
     *resumed = 0;
-    j->fd = open(path, O_RDWR | O_CREAT | O_APPEND, 0644);
+    j->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (j->fd < 0) {
         errmsg_set(err, errlen, "cannot open the journal '%s': %s", path, strerror(errno));
         return EXIT_FAILED;

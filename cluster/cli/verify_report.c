@@ -102,7 +102,7 @@ static int finish(FILE *out, const char *path, char *err, size_t errlen)
 
 static FILE *create(const char *path, char *err, size_t errlen)
 {
-    FILE *out = fopen(path, "w");
+    FILE *out = fopen(path, "we");
     if (!out)
         errmsg_set(err, errlen, "cannot write '%s': %s", path, strerror(errno));
     return out;

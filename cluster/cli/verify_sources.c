@@ -112,7 +112,7 @@ static bool other_variant(const char *line, const Variant *v)
 int sources_add_suite(VerifyPositions *ps, const char *path, const Variant *v, const Rules *r,
                       char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "re");
     if (!f)
         return errmsg_fail(err, errlen, "cannot read the suite '%s': %s", path, strerror(errno));
     char label[SOURCE_LABEL_MAX];

@@ -216,7 +216,7 @@ int ini_file_parse(const char *text, const char *name, Ini *ini, char *err, size
 int ini_file_read(const char *path, Ini *ini, char *err, size_t errlen)
 {
     *ini = (Ini){ 0 };
-    FILE *f = fopen(path, "rb");
+    FILE *f = fopen(path, "rbe");
     if (!f)
         return errmsg_fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
     char *text = malloc(INI_MAX_BYTES + 1);

@@ -170,6 +170,9 @@ static const IniKey MATCH_KEY_LIST[] = {
                   "... for this many turns of each side ..."),
     INI_KEY_WHOLE(MatchConfig, "draw_min_plies", adjudication.draw_min_plies, 0, 100000,
                   "... and not before this many turns: a draw"),
+    INI_KEY_WHOLE(MatchConfig, "stall_factor", stall_factor, 1, 1000,
+                  "an external engine silent this many times a turn's limit, and 5 s, has "
+                  "stalled: it loses the game and is restarted (default 3)"),
     INI_KEY_CALL(MatchConfig, "sprt_elo0", sprt_elo0, read_elo,
                  "an Elo difference from -1000 to 1000", "an SPRT's null hypothesis in Elo"),
     INI_KEY_CALL(MatchConfig, "sprt_elo1", sprt_elo1, read_elo,
@@ -411,6 +414,7 @@ static int from_ini(Ini *ini, MatchConfig *out, char *err, size_t errlen)
         .openings = OPENINGS_STARTPOS,
         .seed = 1,
         .adjudication = { .max_plies = 500 },
+        .stall_factor = 3,
     };
     tune_config_defaults(&out->tune);
     IniCheck check;

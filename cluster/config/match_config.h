@@ -48,7 +48,8 @@ typedef struct MatchConfig {
     uint64_t seed;
     int concurrency; /* games at once per process; 0: one per core */
     Adjudication adjudication;
-    bool sprt; /* an SPRT stops the match early */
+    int stall_factor; /* an engine silent this many times a turn's limit has stalled */
+    bool sprt;        /* an SPRT stops the match early */
     double sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta;
     char output[CONFIG_PATH_MAX]; /* HDF5 result (default: the file's name with .h5) */
     char pgn[CONFIG_PATH_MAX];    /* PGN of every game (default: the file's name with .pgn) */

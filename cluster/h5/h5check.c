@@ -103,7 +103,7 @@ static int check_layout(hid_t file, const char *path, const H5CheckKind *k, char
  * does its checkpoint until its last rank exits). A file system without locks has none. */
 static bool locked_elsewhere(const char *path)
 {
-    int fd = open(path, O_RDONLY);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return false;
     int rc;
@@ -117,7 +117,7 @@ static bool locked_elsewhere(const char *path)
 static hid_t open_read_only(const char *path)
 {
     hid_t fa = h5file_file_access();
-    hid_t file = fa < 0 ? -1 : H5Fopen(path, H5F_ACC_RDONLY, fa);
+    hid_t file = fa < 0 ? -1 : h5file_close_on_exec(H5Fopen(path, H5F_ACC_RDONLY, fa));
     if (fa >= 0)
         H5Pclose(fa);
     return file;

@@ -116,6 +116,10 @@ long long h5file_table_rows(hid_t d);
  * closed with the file, file locks where the file system has them. Close it with H5Pclose. */
 hid_t h5file_file_access(void);
 
+/* Marks the descriptor HDF5 opened for file (its sec2 driver opens without O_CLOEXEC)
+ * close-on-exec, so that no program started while the file is open holds it; returns file. */
+hid_t h5file_close_on_exec(hid_t file);
+
 /* H5Fflush, then fsync: a flushed record survives the node too. Returns 0, or -1 with a message
  * naming path. */
 int h5file_flush(hid_t file, const char *path, char *err, size_t errlen);

@@ -30,12 +30,22 @@ hid_t h5file_file_access(void)
     return fa;
 }
 
+hid_t h5file_close_on_exec(hid_t file)
+{
+    void *handle = NULL;
+    if (file >= 0 && H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) >= 0 && handle) {
+        int fd = *(int *)handle;
+        fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
+    }
+    return file;
+}
+
 /* ---- replacing the file ---- */
 
 /* fsync by name; errors of file systems that cannot sync (EINVAL) do not count. */
 static int sync_path(const char *path, int flags)
 {
-    int fd = open(path, flags);
+    int fd = open(path, flags | O_CLOEXEC);
     if (fd < 0)
         return -1;
     int rc = (fsync(fd) == 0 || errno == EINVAL || errno == EROFS) ? 0 : -1;
@@ -74,8 +84,8 @@ static int copy_file(const char *from, const char *to, char *err, size_t errlen)
 {
     enum { CHUNK = 1 << 20 };
     char *buf = malloc(CHUNK);
-    int in = open(from, O_RDONLY);
-    int out = in >= 0 ? open(to, O_WRONLY | O_CREAT | O_TRUNC, 0666) : -1;
+    int in = open(from, O_RDONLY | O_CLOEXEC);
+    int out = in >= 0 ? open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) : -1;
     const char *failed = !buf ? "out of memory" : NULL;
     while (!failed && in >= 0 && out >= 0) {
         ssize_t n = read(in, buf, CHUNK);
@@ -114,7 +124,7 @@ hid_t h5file_open_copy(const char *path, const char *tmp, char *err, size_t errl
     if (copy_file(path, tmp, err, errlen) < 0)
         return -1;
     hid_t fa = h5file_file_access();
-    hid_t file = fa < 0 ? -1 : H5Fopen(tmp, H5F_ACC_RDWR, fa);
+    hid_t file = fa < 0 ? -1 : h5file_close_on_exec(H5Fopen(tmp, H5F_ACC_RDWR, fa));
     if (fa >= 0)
         H5Pclose(fa);
     if (file < 0) {
@@ -153,7 +163,7 @@ hid_t h5file_create_new(const char *path, char **made, char *err, size_t errlen)
     int fd = -1;
     for (unsigned k = 0; fd < 0 && k < 100; k++) {
         snprintf(*made, len, "%s.new-%ld-%u", path, (long)getpid(), k);
-        fd = open(*made, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        fd = open(*made, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EEXIST)
             break;
     }
@@ -165,7 +175,8 @@ hid_t h5file_create_new(const char *path, char **made, char *err, size_t errlen)
     }
     close(fd);
     hid_t fa = h5file_file_access();
-    hid_t file = fa < 0 ? -1 : H5Fcreate(*made, H5F_ACC_TRUNC, H5P_DEFAULT, fa);
+    hid_t file =
+        fa < 0 ? -1 : h5file_close_on_exec(H5Fcreate(*made, H5F_ACC_TRUNC, H5P_DEFAULT, fa));
     if (fa >= 0)
         H5Pclose(fa);
     if (file < 0) {

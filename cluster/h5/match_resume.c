@@ -181,7 +181,7 @@ static const char *read_rows(MatchFile *h, MatchMoves *mv, MatchFileDone *done, 
             *p = (MatchFilePair){ .pair = r->pair };
             for (int k = 0; k < 2; k++) {
                 p->score[k] = r[k].player1_score;
-                p->ending[k] = match_rows_ending(r[k].termination);
+                p->ending[k] = game_ending_by_name(r[k].termination);
                 p->nodes[k] = r[k].nodes_white + r[k].nodes_black;
             }
             match_file_count_pair(h, r->pair, p->score);

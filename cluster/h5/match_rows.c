@@ -96,14 +96,6 @@ double match_rows_player1_score(int k, int result)
     return k == 0 ? white : 1 - white;
 }
 
-GameEnding match_rows_ending(const char *name)
-{
-    for (int e = 0; e < END_NB; e++)
-        if (strcmp(game_ending_name((GameEnding)e), name) == 0)
-            return (GameEnding)e;
-    return END_NB;
-}
-
 /* The turns of g in UCI text, separated by spaces, a turn's movements joined by ','. malloc'd,
  * or NULL when memory runs out. */
 static char *moves_text(const Game *g)
@@ -163,7 +155,7 @@ const char *match_rows_problem(const GameRow *r, uint64_t i, uint64_t n_pairs)
     if (r->player1_score != match_rows_player1_score(r->game - 1, r->result))
         return "player 1's score does not match the result";
     if (!memchr(r->termination, '\0', sizeof r->termination) ||
-        match_rows_ending(r->termination) == END_NB)
+        game_ending_by_name(r->termination) == END_NB)
         return "an unknown termination";
     if (!memchr(r->opening, '\0', sizeof r->opening) || !memchr(r->detail, '\0', sizeof r->detail))
         return "a text that is not a string";

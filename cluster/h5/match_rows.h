@@ -54,9 +54,6 @@ int match_rows_create(hid_t g);
 /* Player 1's score in game k (0 or 1) of a pair whose result for White is result. */
 double match_rows_player1_score(int k, int result);
 
-/* The ending named name, or END_NB. */
-GameEnding match_rows_ending(const char *name);
-
 /* Fills row from game k of pair, its moves starting at byte offset of /match/moves, and returns
  * the moves' text (malloc'd: the turns in UCI text separated by single spaces, a turn's movements
  * joined by ','), or NULL when memory runs out. */

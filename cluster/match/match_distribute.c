@@ -23,7 +23,7 @@ static bool ready_players(const MatchConfig *c, Player *players[2], char *err, s
 {
     for (int i = 0; i < 2; i++)
         if (!players[i] && !(players[i] = player_new(&c->players[i], c->variant, &c->rules,
-                                                     c->castle960, err, errlen)))
+                                                     c->castle960, c->stall_factor, err, errlen)))
             return false;
     return true;
 }

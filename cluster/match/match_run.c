@@ -103,7 +103,7 @@ static FILE *reopen_pgn(const char *path, const MatchFileDone *done, char *err, 
 {
     /* only a file is read back: a device or pipe (/dev/zero) would be read for ever */
     struct stat st;
-    FILE *old = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "r") : NULL;
+    FILE *old = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "re") : NULL;
     char *text = NULL;
     size_t len = 0;
     if (old) {
@@ -118,7 +118,7 @@ static FILE *reopen_pgn(const char *path, const MatchFileDone *done, char *err, 
             return NULL;
         }
     }
-    FILE *f = fopen(path, "w");
+    FILE *f = fopen(path, "we");
     if (!f) {
         free(text);
         errmsg_set(err, errlen, "cannot write the PGN file %.900s", path);
@@ -199,7 +199,7 @@ static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *pro
         run->h5 = match_file_create(cfg->output, &info, err, errlen);
         if (!run->h5)
             return EXIT_FAILED;
-        run->pgn = fopen(cfg->pgn, "w");
+        run->pgn = fopen(cfg->pgn, "we");
         if (!run->pgn) {
             errmsg_set(err, errlen, "cannot write the PGN file %.800s: %s", cfg->pgn,
                        strerror(errno));

@@ -54,7 +54,7 @@ int openings_load(Openings *o, const MatchConfig *c, char *err, size_t errlen)
     *o = (Openings){ .cfg = c };
     if (c->openings != OPENINGS_FILE)
         return 0;
-    FILE *f = fopen(c->openings_file, "r");
+    FILE *f = fopen(c->openings_file, "re");
     if (!f)
         return errmsg_fail(err, errlen, "%s: cannot open the opening file", c->openings_file);
     char *line = NULL;

@@ -17,16 +17,20 @@
 
 /* How long an external engine may be silent before it is asked anything. */
 #define HANDSHAKE_MS 10000
-/* Beyond its clock or its fixed move time, before a silent engine is declared lost. */
+/* Beyond stall_factor times its limit, before a silent engine is declared stalled: for the
+ * process, its pipes and the start of a search on a loaded machine. */
 #define GRACE_MS 5000
-/* Without a time limit (nodes or depth only), how long a search may take at most. */
+/* A depth alone gives no time to multiply: how long such a search may take at most. */
 #define UNTIMED_MS 600000
+/* The slowest engine's nodes per second, which turns a node limit into a time. */
+#define SLOWEST_NPS 20000
 
 struct Player {
     PlayerConfig cfg;
     const Variant *variant;
     Rules rules;
     bool castle960;
+    int stall_factor;
     /* PLAYER_CARRERA */
     Engine *session;
     /* PLAYER_UCI */
@@ -67,7 +71,7 @@ static int start_engine(Player *p, char *err, size_t errlen)
 }
 
 Player *player_new(const PlayerConfig *c, const Variant *v, const Rules *r, bool castle960,
-                   char *err, size_t errlen)
+                   int stall_factor, char *err, size_t errlen)
 {
     Player *p = calloc(1, sizeof *p);
     if (!p) {
@@ -78,6 +82,7 @@ Player *player_new(const PlayerConfig *c, const Variant *v, const Rules *r, bool
     p->variant = v;
     p->rules = *r;
     p->castle960 = castle960;
+    p->stall_factor = stall_factor;
     if (c->kind == PLAYER_CARRERA) {
         char why[ERRMSG_LEN];
         size_t hash_mb = c->hash_mb > 0 ? (size_t)c->hash_mb : ENGINE_HASH_DEFAULT_MB;
@@ -232,26 +237,26 @@ static int think_uci(Player *p, const Game *g, const int64_t clock_ms[2], Player
     const PlayerLimits *l = &p->cfg.limits;
     char go[256];
     size_t used = (size_t)snprintf(go, sizeof go, "go");
-    int64_t timeout = UNTIMED_MS;
+    int64_t limit = -1; /* the turn's limit in ms, none known for a depth alone */
     if (l->base_ms > 0) {
         used +=
             (size_t)snprintf(go + used, sizeof go - used,
                              " wtime %" PRId64 " btime %" PRId64 " winc %" PRId64 " binc %" PRId64,
                              clock_ms[WHITE], clock_ms[BLACK], l->inc_ms, l->inc_ms);
-        timeout = clock_ms[position_side(&g->pos)] + GRACE_MS;
+        limit = clock_ms[position_side(&g->pos)];
     }
     if (l->movetime_ms > 0) {
         used += (size_t)snprintf(go + used, sizeof go - used, " movetime %" PRId64, l->movetime_ms);
-        timeout = 3 * l->movetime_ms + GRACE_MS;
+        limit = l->movetime_ms;
     }
     if (l->nodes > 0) {
         used += (size_t)snprintf(go + used, sizeof go - used, " nodes %" PRIu64, l->nodes);
-        /* no engine is slower than 20,000 nodes per second on these machines */
-        if (l->base_ms <= 0 && l->movetime_ms <= 0)
-            timeout = 30000 + (int64_t)(l->nodes / 20);
+        if (limit < 0)
+            limit = (int64_t)(l->nodes * 1000 / SLOWEST_NPS);
     }
     if (l->depth > 0)
         snprintf(go + used, sizeof go - used, " depth %d", l->depth);
+    const int64_t timeout = limit < 0 ? UNTIMED_MS : p->stall_factor * limit + GRACE_MS;
 
     char *position = position_line(g);
     if (!position) {
@@ -270,9 +275,15 @@ static int think_uci(Player *p, const Game *g, const int64_t clock_ms[2], Player
          */
         uci_client_stop(&p->engine);
         p->engine_up = false;
-        out->fault = a == ANSWER_TIMEOUT   ? FAULT_TIMEOUT
+        out->fault = a == ANSWER_TIMEOUT   ? FAULT_STALL
                      : a == ANSWER_GARBAGE ? FAULT_GARBAGE
                                            : FAULT_CRASH;
+        if (a == ANSWER_TIMEOUT && limit >= 0) {
+            size_t n = strlen(out->why);
+            snprintf(out->why + n, sizeof out->why - n,
+                     " (stall_factor %d times the turn's limit of %g s, and %g s)", p->stall_factor,
+                     limit / 1000.0, GRACE_MS / 1000.0);
+        }
         return -1;
     }
     if (answer.has_score) {

@@ -19,7 +19,7 @@
 typedef enum PlayerFault {
     FAULT_NONE,
     FAULT_CRASH,   /* the engine exited or could not be (re)started */
-    FAULT_TIMEOUT, /* no bestmove in time (its clock plus a margin, or the fixed limit's) */
+    FAULT_STALL,   /* no bestmove within stall_factor times the turn's limit (player_new) */
     FAULT_GARBAGE, /* an answer that is no UCI */
     FAULT_ILLEGAL  /* a bestmove that is not a legal turn of the position */
 } PlayerFault;
@@ -39,10 +39,12 @@ typedef struct Player Player;
 
 /* Makes the player for games of variant v under rules r (castle960: castling written king takes
  * rook). An external engine is started and set up (UCI_Variant, UCI_Chess960, TurnRules,
- * EnPassantRule when it offers them and they are not the defaults, Hash, the options of c).
- * Returns NULL with a message in err when it cannot be. */
+ * EnPassantRule when it offers them and they are not the defaults, Hash, the options of c); it
+ * stalls when it has not answered within stall_factor times a turn's limit (its movetime, else
+ * the mover's clock, else its nodes at 20,000 a second) and 5 s more, or 10 minutes for a depth
+ * alone. Returns NULL with a message in err when it cannot be. */
 Player *player_new(const PlayerConfig *c, const Variant *v, const Rules *r, bool castle960,
-                   char *err, size_t errlen);
+                   int stall_factor, char *err, size_t errlen);
 void player_free(Player *p);
 
 const PlayerConfig *player_config(const Player *p);

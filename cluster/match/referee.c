@@ -31,8 +31,8 @@ static GameEnding ending_of(Termination t)
 static GameEnding ending_of_fault(PlayerFault f)
 {
     switch (f) {
-    case FAULT_TIMEOUT:
-        return END_TIMEOUT;
+    case FAULT_STALL:
+        return END_STALL;
     case FAULT_GARBAGE:
         return END_GARBAGE;
     case FAULT_ILLEGAL:

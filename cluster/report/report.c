@@ -260,7 +260,7 @@ static void report_provenance(FILE *f, const Page *pg)
 
 static int write_page(Page *pg, const char *path)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = fopen(path, "we");
     if (!f) {
         snprintf(pg->err, sizeof pg->err, "cannot write %.1000s: %s", path, strerror(errno));
         return -1;

@@ -292,7 +292,7 @@ int svg_plot_write(const char *path, const char *title, const SvgPanel *panels, 
     if (columns > n_panels && n_panels > 0)
         columns = n_panels;
     int rows = (n_panels + columns - 1) / columns;
-    FILE *f = fopen(path, "w");
+    FILE *f = fopen(path, "we");
     if (!f)
         return errmsg_fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
     double w = PANEL_W * columns, h = TITLE_H + PANEL_H * rows;

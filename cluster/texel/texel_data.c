@@ -137,7 +137,7 @@ int texel_data_game(TexelData *d, const RecordedGame *g, char *err, size_t errle
         return row_fail(g, err, errlen, "a game before its file's variant and rules");
     if (g->result < -1 || g->result > 1)
         return row_fail(g, err, errlen, "result %d is none of 1, 0, -1", g->result);
-    GameEnding ending = game_ending_parse(g->termination);
+    GameEnding ending = game_ending_by_name(g->termination);
     if (ending == END_NB)
         return row_fail(g, err, errlen, "unknown termination \"%s\"", g->termination);
     const bool fault = game_ending_is_fault(ending);

@@ -169,7 +169,7 @@ int regression_add_game(RegressionData *d, const RecordedGame *r, char *err, siz
         return row_fail(r, err, errlen, "a game before its file's variant and rules");
     if (r->result < -1 || r->result > 1)
         return row_fail(r, err, errlen, "result %d is none of 1, 0, -1", r->result);
-    GameEnding ending = game_ending_parse(r->termination);
+    GameEnding ending = game_ending_by_name(r->termination);
     if (ending == END_NB)
         return row_fail(r, err, errlen, "unknown termination \"%s\"", r->termination);
     bool fault = game_ending_is_fault(ending);

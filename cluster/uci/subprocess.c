@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Child programs over pipes: fork/exec, line reads with a deadline. */
-#define _POSIX_C_SOURCE 200809L
+/* Child programs over pipes: started by spawn_program, written and read line by line with
+ * deadlines. */
+#define _GNU_SOURCE /* pipe2 */
 
 #include "subprocess.h"
 
@@ -16,6 +17,11 @@
 
 #include "clock.h"
 #include "errmsg.h"
+#include "spawn.h"
+
+/* How long a program may take to start (from fork to exec), and to read what fills its stdin's
+ * pipe unless the owner says otherwise. */
+#define START_MS 30000
 
 static void close_pair(int fd[2])
 {
@@ -45,81 +51,53 @@ int subprocess_start(Subprocess *p, char *const argv[], char *err, size_t errlen
     memset(p, 0, sizeof *p);
     p->pid = -1;
     p->to_child = p->from_child = -1;
-    /* status carries the child's errno when exec fails: it is close-on-exec, so a successful
-     * exec closes it unwritten and the parent reads end of file. Unlike a check before the
-     * fork, this sees every reason exec can fail, PATH lookup included. */
-    int in[2], out[2], status[2];
-    if (pipe(in) != 0)
-        goto fail;
-    if (pipe(out) != 0) {
+    /* Close-on-exec from their making: a child that another thread starts meanwhile must not
+     * get them (its copy of this child's stdin would keep it open after ours is closed, its copy
+     * of the stdout would hide this child's exit from us); spawn_program gives the child its own
+     * two ends as stdin and stdout and closes the rest. */
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) != 0)
+        return errmsg_fail(err, errlen, "cannot start '%s': %s", argv[0], strerror(errno));
+    if (pipe2(out, O_CLOEXEC) != 0) {
+        int why = errno;
         close_pair(in);
-        goto fail;
-    }
-    if (pipe(status) != 0) {
-        close_pair(in);
-        close_pair(out);
-        goto fail;
+        return errmsg_fail(err, errlen, "cannot start '%s': %s", argv[0], strerror(why));
     }
     /* A reader that has gone must give EPIPE, not kill this process. */
     signal(SIGPIPE, SIG_IGN);
-    /* No end may leak into other children: a leaked write end would keep a child's stdin open
-     * after we close it, and the child's own ends, leaked into a child another thread starts
-     * meanwhile, would hide this child's exit from us (the dup2 below clears the flag on the
-     * child's stdin and stdout). */
-    fcntl(in[0], F_SETFD, FD_CLOEXEC);
-    fcntl(in[1], F_SETFD, FD_CLOEXEC);
-    fcntl(out[0], F_SETFD, FD_CLOEXEC);
-    fcntl(out[1], F_SETFD, FD_CLOEXEC);
-    fcntl(status[0], F_SETFD, FD_CLOEXEC);
-    fcntl(status[1], F_SETFD, FD_CLOEXEC);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close_pair(in);
-        close_pair(out);
-        close_pair(status);
-        goto fail;
-    }
-    if (pid == 0) {
-        dup2(in[0], STDIN_FILENO);
-        dup2(out[1], STDOUT_FILENO);
-        close(in[0]);
-        close(out[1]);
-        execvp(argv[0], argv);
-        int why = errno;
-        ssize_t ignored = write(status[1], &why, sizeof why);
-        (void)ignored;
-        _exit(127);
-    }
+    pid_t pid = spawn_program(argv, (const int[3]){ in[0], out[1], -1 }, START_MS, err, errlen);
     close(in[0]);
     close(out[1]);
-    close(status[1]);
-    int why = 0;
-    ssize_t got;
-    while ((got = read(status[0], &why, sizeof why)) < 0 && errno == EINTR)
-        ;
-    close(status[0]);
-    if (got == (ssize_t)sizeof why) {
-        waitpid(pid, NULL, 0);
+    if (pid < 0) {
         close(in[1]);
         close(out[0]);
-        return errmsg_fail(err, errlen, "cannot run '%s': %s", argv[0], strerror(why));
+        return -1;
     }
+    /* writes wait with a deadline (subprocess_send), not for a child that never reads */
+    fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
     p->pid = pid;
+    p->send_ms = START_MS;
     p->to_child = in[1];
     p->from_child = out[0];
     return 0;
-fail:
-    return errmsg_fail(err, errlen, "cannot start '%s': %s", argv[0], strerror(errno));
 }
 
 int subprocess_send(Subprocess *p, const char *text)
 {
     size_t left = strlen(text);
+    int64_t deadline = monotonic_ms() + p->send_ms;
     while (left > 0) {
         if (p->to_child < 0)
             return -1;
         ssize_t n = write(p->to_child, text, left);
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            /* the pipe is full: wait until the child reads, or the deadline */
+            int64_t wait = deadline - monotonic_ms();
+            struct pollfd fd = { .fd = p->to_child, .events = POLLOUT };
+            if (wait <= 0 || (poll(&fd, 1, (int)wait) == 0 && monotonic_ms() >= deadline))
+                return -1;
+            continue;
+        }
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -196,9 +174,13 @@ int subprocess_finish(Subprocess *p, int timeout_ms)
     if (p->pid > 0) {
         int64_t deadline = monotonic_ms() + timeout_ms;
         pid_t done;
+        /* most children exit at once: look again soon, then less often (up to every 10 ms) */
+        long pause_ns = 100 * 1000;
         while ((done = waitpid(p->pid, &status, WNOHANG)) == 0 && monotonic_ms() < deadline) {
-            struct timespec pause = { 0, 10 * 1000 * 1000 };
+            struct timespec pause = { 0, pause_ns };
             nanosleep(&pause, NULL);
+            if (pause_ns < 10 * 1000 * 1000)
+                pause_ns *= 2;
         }
         if (done == 0) {
             kill(p->pid, SIGKILL);

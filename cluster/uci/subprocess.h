@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* A child program driven over pipes, line by line: the UCI engine `carrera bisect` compares with,
- * and the programs the tests talk to (Fairy-Stockfish for the oracle, carrera itself). Reads wait
- * with a deadline so that a silent or stuck child becomes an error instead of a hang. */
+/* A child program driven over pipes, line by line: an engine of a match, the engine or script
+ * `carrera verify` and `carrera bisect` question. Started by spawn_program (spawn.h), so that it
+ * holds its two pipes and stderr and nothing else; the start, every write and every read wait
+ * with a deadline, so that a silent or stuck child becomes an error instead of a hang. */
 #ifndef CARRERA_SUBPROCESS_H
 #define CARRERA_SUBPROCESS_H
 
@@ -12,6 +13,7 @@ typedef struct Subprocess {
     pid_t pid;
     int to_child;    /* the child's stdin, -1 once closed */
     int from_child;  /* the child's stdout */
+    int send_ms;     /* how long a write may wait for the child to read (30 s unless set) */
     char buf[16384]; /* read but not yet returned */
     size_t len;
 } Subprocess;
@@ -27,10 +29,12 @@ int subprocess_split(char *words, char *argv[SUBPROCESS_MAX_ARGS + 1], int spare
 
 /* Starts the program argv[0] with argv: a path, or a name looked up in PATH. stdin and stdout
  * are pipes, stderr is inherited. Returns 0, or -1 with a message in err when the program
- * cannot be run (not found, not executable, no pipes or processes left). */
+ * cannot be run (not found, not executable, no pipes or processes left, not started within
+ * 30 s). */
 int subprocess_start(Subprocess *p, char *const argv[], char *err, size_t errlen);
 
-/* Writes text to the child's stdin. Returns 0, or -1 if the child has gone. */
+/* Writes text to the child's stdin, waiting at most send_ms for the child to read what fills
+ * the pipe. Returns 0, or -1 if the child has gone or has not read it in time. */
 int subprocess_send(Subprocess *p, const char *text);
 
 /* Reads one line (without the newline) into line. Returns 1 for a line, 0 at end of output,

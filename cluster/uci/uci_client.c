@@ -113,6 +113,7 @@ int uci_client_start(UciClient *e, const char *command, int handshake_ms, char *
     if (subprocess_start(&e->proc, argv, why, sizeof why) != 0)
         return errmsg_fail(err, errlen, "cannot start the engine: %s", why);
     e->running = true;
+    e->proc.send_ms = handshake_ms;
     /* An engine that exits at once may do so before or after reading `uci`: one message. */
     if (subprocess_send(&e->proc, "uci\n") != 0) {
         uci_client_gone(e, why, sizeof why);

@@ -12,23 +12,23 @@ const char *game_ending_name(GameEnding e)
         "50-move rule",        "insufficient material",
         "resign adjudication", "draw adjudication",
         "maximum length",      "time forfeit",
-        "engine crash",        "engine timeout",
+        "engine crash",        "engine stall",
         "engine garbage",      "illegal move",
     };
     return e < END_NB ? names[e] : "unknown";
 }
 
-GameEnding game_ending_parse(const char *name)
+GameEnding game_ending_by_name(const char *name)
 {
     for (int e = 0; e < END_NB; e++)
         if (strcmp(game_ending_name((GameEnding)e), name) == 0)
             return (GameEnding)e;
-    return END_NB;
+    return strcmp(name, "engine timeout") == 0 ? END_STALL : END_NB;
 }
 
 bool game_ending_is_fault(GameEnding e)
 {
-    return e == END_TIME || e == END_CRASH || e == END_TIMEOUT || e == END_GARBAGE ||
+    return e == END_TIME || e == END_CRASH || e == END_STALL || e == END_GARBAGE ||
            e == END_ILLEGAL;
 }
 

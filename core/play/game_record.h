@@ -23,7 +23,7 @@ typedef enum GameEnding {
     END_MAX_LENGTH,
     END_TIME, /* a clock ran out */
     END_CRASH,
-    END_TIMEOUT,
+    END_STALL, /* no answer within the match's stall_factor times the turn's limit */
     END_GARBAGE,
     END_ILLEGAL,
     END_NB
@@ -31,13 +31,14 @@ typedef enum GameEnding {
 
 /* "checkmate", "stalemate", "king captured", "threefold repetition", "50-move rule",
  * "insufficient material", "resign adjudication", "draw adjudication", "maximum length",
- * "time forfeit", "engine crash", "engine timeout", "engine garbage", "illegal move". */
+ * "time forfeit", "engine crash", "engine stall", "engine garbage", "illegal move". */
 const char *game_ending_name(GameEnding e);
 
-/* The ending of that name, or END_NB for none. */
-GameEnding game_ending_parse(const char *name);
+/* The ending named name, as a result file records it, or END_NB. "engine timeout", what files
+ * of earlier versions call a stall, is END_STALL. */
+GameEnding game_ending_by_name(const char *name);
 
-/* Whether e is a player's fault (time, crash, timeout, garbage, an illegal move): such a result
+/* Whether e is a player's fault (time, crash, stall, garbage, an illegal move): such a result
  * says nothing about the position, and the fits of recorded games leave the game out. */
 bool game_ending_is_fault(GameEnding e);
 

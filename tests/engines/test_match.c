@@ -33,8 +33,11 @@
 #error "CARRERA_BIN, CARRERA_MATCH_DATA and CARRERA_FAIRY_STOCKFISH must be defined"
 #endif
 
-/* The MPI launcher and its arguments (test_match mpi ...), NULL-padded. */
+/* The MPI launcher and its arguments (test_match mpi ..., test_match external GAMES ...),
+ * NULL-padded. */
 static const char *mpi_launcher[7];
+/* The games of test_external_engines_threads (test_match external [GAMES [LAUNCHER...]]). */
+static int external_games = 8;
 
 static void write_text(const char *path, const char *text)
 {
@@ -48,6 +51,20 @@ static Run match(const char *config, const char *pgn)
     snprintf(h5, sizeof h5, "%.*s.h5", (int)(strlen(pgn) - 4), pgn);
     const char *argv[] = { CARRERA_BIN, "match", "--config", config,    "--pgn",
                            pgn,         "--out", h5,         "--quiet", NULL };
+    return run_program(argv);
+}
+
+/* Runs carrera match under the launcher of mpi_launcher (none: in this process's way). */
+static Run launched_match(const char *config, const char *pgn, const char *h5)
+{
+    const char *argv[24];
+    int n = 0;
+    for (int i = 0; i < 7 && mpi_launcher[i]; i++)
+        argv[n++] = mpi_launcher[i];
+    const char *rest[] = { CARRERA_BIN, "match", "--config", config,    "--pgn",
+                           pgn,         "--out", h5,         "--quiet", NULL };
+    for (int i = 0; i < 10; i++)
+        argv[n++] = rest[i];
     return run_program(argv);
 }
 
@@ -194,7 +211,7 @@ static void test_faulty_engines(void **state)
     faulty("crash", "nodes = 500", "engine crash");
     faulty("illegal", "nodes = 500", "illegal move");
     faulty("garbage", "nodes = 500", "engine garbage");
-    faulty("hang", "movetime = 50", "engine timeout");
+    faulty("hang", "movetime = 50", "engine stall");
 }
 
 /* A match killed with SIGKILL in the middle and resumed: the same games as a run that was never
@@ -438,17 +455,9 @@ static void test_mpi_same_games(void **state)
     Run r = match(path, one);
     assert_int_equal(r.status, 0);
     run_free(&r);
-    const char *argv[24];
-    int n = 0;
-    for (int i = 0; i < 7 && mpi_launcher[i]; i++)
-        argv[n++] = mpi_launcher[i];
     char h5[512];
     snprintf(h5, sizeof h5, "%s/mpi-2.h5", scratch_dir);
-    const char *rest[] = { CARRERA_BIN, "match", "--config", path,      "--pgn",
-                           two,         "--out", h5,         "--quiet", NULL };
-    for (int i = 0; i < 10; i++)
-        argv[n++] = rest[i];
-    r = run_program(argv);
+    r = launched_match(path, two, h5);
     if (r.status != 0)
         fail_msg("mpiexec: status %d, stderr %s", r.status, r.err);
     assert_non_null(strstr(r.out, "8 games (4 pairs)"));
@@ -460,25 +469,31 @@ static void test_mpi_same_games(void **state)
  * game threads at once: the UCI client then starts, sets up and questions engines from both
  * threads concurrently. Run under ThreadSanitizer (the tsan preset) it shows any state the client
  * shares between threads, such as strtok's hidden position in the string it splits; in any build
- * it checks that such a match plays every game without a fault. */
+ * it checks that such a match plays every game without a fault. With hundreds of games, and under
+ * mpiexec, it is the match that hung for good before issue #36 (an engine holding the pipes of
+ * one another thread was starting): it must finish within its CTest TIMEOUT. */
 static void test_external_engines_threads(void **state)
 {
     (void)state;
-    char config[1024], path[512], pgn[512];
+    char config[1024], path[512], pgn[512], h5[512];
     snprintf(config, sizeof config,
-             "[match]\nvariant = capablanca\ngames = 8\nrandom_plies = 4\nseed = 5\n"
+             "[match]\nvariant = capablanca\ngames = %d\nrandom_plies = 4\nseed = 5\n"
              "concurrency = 2\nmax_plies = 60\n"
              "[player1]\nname = uci-a\nengine = uci\ncommand = %s uci\nnodes = 300\n"
              "[player2]\nname = uci-b\nengine = uci\ncommand = %s uci\nnodes = 300\n"
              "option.ValueArchbishopMg = 700\n",
-             CARRERA_BIN, CARRERA_BIN);
+             external_games, CARRERA_BIN, CARRERA_BIN);
     snprintf(path, sizeof path, "%s/external.ini", scratch_dir);
     snprintf(pgn, sizeof pgn, "%s/external.pgn", scratch_dir);
+    snprintf(h5, sizeof h5, "%s/external.h5", scratch_dir);
     write_text(path, config);
-    Run r = match(path, pgn);
+    Run r = launched_match(path, pgn, h5);
     if (r.status != 0 || strstr(r.err, "ThreadSanitizer"))
         fail_msg("status %d, stderr %s", r.status, r.err);
-    assert_non_null(strstr(r.out, "8 games (4 pairs)"));
+    char played[64];
+    snprintf(played, sizeof played, "%d games (%d pairs)", external_games, external_games / 2);
+    if (!strstr(r.out, played))
+        fail_msg("expected '%s' in:\n%s", played, r.out);
     /* nobody at fault: every game ended by the rules or adjudication */
     assert_null(strstr(r.out, "engine "));
     assert_null(strstr(r.out, "illegal move"));
@@ -486,11 +501,18 @@ static void test_external_engines_threads(void **state)
 }
 
 /* `test_match` runs the single-process tests; `test_match mpi MPIEXEC ARGS...` (up to seven
- * launcher words) the MPI one; `test_match external` the match of two external engines on two
- * threads alone (what the tsan preset runs: the whole suite is too slow under ThreadSanitizer). */
+ * launcher words) the MPI one; `test_match external [GAMES [MPIEXEC ARGS...]]` the match of two
+ * external engines on two threads alone (8 games: what the tsan preset runs, the whole suite
+ * being too slow under ThreadSanitizer), on every rank of the launcher's when one is given. */
 int main(int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "external") == 0) {
+    if (argc >= 2 && strcmp(argv[1], "external") == 0) {
+        if (argc >= 3 && (external_games = atoi(argv[2])) < 2) {
+            fprintf(stderr, "test_match external: GAMES must be 2 or more\n");
+            return 2;
+        }
+        for (int i = 3; i < argc && i - 3 < 7; i++)
+            mpi_launcher[i - 3] = argv[i];
         const struct CMUnitTest external[] = { cmocka_unit_test(test_external_engines_threads) };
         return cmocka_run_group_tests(external, scratch_setup, scratch_teardown);
     }

@@ -13,6 +13,7 @@
 
 #include "errmsg.h"
 #include "game.h"
+#include "game_record.h"
 
 static const Rules SINGLE = { TURNS_SINGLE, EP_CLASSIC },
                    CLASSIC = { TURNS_MARSEILLAIS, EP_CLASSIC },
@@ -432,6 +433,12 @@ static void names(void **state)
     assert_string_equal(termination_name(TERM_REPETITION), "threefold repetition");
     assert_string_equal(termination_name(TERM_FIFTY_MOVES), "50-move rule");
     assert_string_equal(termination_name(TERM_MATERIAL), "insufficient material");
+    /* the endings as result files record them, read back; a stall under its earlier name too */
+    for (int e = 0; e < END_NB; e++)
+        assert_int_equal(game_ending_by_name(game_ending_name((GameEnding)e)), e);
+    assert_int_equal(game_ending_by_name("engine stall"), END_STALL);
+    assert_int_equal(game_ending_by_name("engine timeout"), END_STALL);
+    assert_int_equal(game_ending_by_name("engine tired"), END_NB);
 }
 
 int main(void)
