@@ -22,7 +22,9 @@ carrera=${CARRERA:-build/carrera}
 carrera_requeue_pid=
 carrera_requeue() {
     local left secs=0 part margin=${CARRERA_REQUEUE_MARGIN:-15}
-    left=$(squeue -h -j "${SLURM_JOB_ID}" -o %L 2>/dev/null || true)
+    # Slurm's clients wait on the controller: bounded, so that a controller that stopped answering
+    # costs the requeue its timing (an unknown time left requeues at once), never the job a hang.
+    left=$(timeout 10 squeue -h -j "${SLURM_JOB_ID}" -o %L 2>/dev/null || true)
     # %L is [days-][hours:]minutes:seconds, or UNLIMITED/INVALID (then: requeue at once)
     if [[ $left =~ ^(([0-9]+)-)?([0-9:]+)$ ]]; then
         secs=$((${BASH_REMATCH[2]:-0} * 86400))
@@ -42,7 +44,7 @@ carrera_requeue() {
     (
         sleep "$delay"
         echo "carrera: $(date '+%F %T') requeueing job ${SLURM_JOB_ID}" >&2
-        scontrol requeue "${SLURM_JOB_ID}" ||
+        timeout 30 scontrol requeue "${SLURM_JOB_ID}" ||
             echo "carrera: scontrol requeue failed: submit the same command again (or a chain" \
                 "with --dependency=afterany:${SLURM_JOB_ID}); the checkpoint is kept" >&2
     ) &
