@@ -1,12 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* `carrera uci` (uci_command.h): the evaluation file read, then the server's loop. */
+/* `carrera uci` (uci_command.h): its help text, and the start shared with `carrera xboard`. */
 #include "uci_command.h"
 
-#include "cli_error.h"
-#include "errmsg.h"
-#include "eval.h"
-#include "eval_config.h"
-#include "options.h"
+#include "protocol_command.h"
 #include "uci_server.h"
 
 void uci_usage(FILE *out)
@@ -37,19 +33,5 @@ void uci_usage(FILE *out)
 
 int uci_command(int argc, char **argv)
 {
-    const char *eval_file = NULL;
-    const Option options[] = { { "--eval", &eval_file, NULL }, { NULL, NULL, NULL } };
-    int parsed = options_parse(argc, argv, "uci", options);
-    if (parsed == 1) {
-        uci_usage(stdout);
-        return EXIT_OK;
-    }
-    if (parsed < 0)
-        return EXIT_USAGE;
-    EvalParams params;
-    eval_defaults(&params);
-    char err[ERRMSG_LEN];
-    if (eval_file && eval_config_read(eval_file, &params, err, sizeof err) != 0)
-        return cli_error("%s", err);
-    return uci_loop(stdin, stdout, &params);
+    return protocol_command(argc, argv, "uci", uci_usage, uci_loop);
 }

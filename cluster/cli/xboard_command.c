@@ -1,12 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* `carrera xboard` (xboard_command.h): the evaluation file read, then the server's loop. */
+/* `carrera xboard` (xboard_command.h): its help text, and the start shared with `carrera uci`. */
 #include "xboard_command.h"
 
-#include "cli_error.h"
-#include "errmsg.h"
-#include "eval.h"
-#include "eval_config.h"
-#include "options.h"
+#include "protocol_command.h"
 #include "xboard_server.h"
 
 void xboard_usage(FILE *out)
@@ -27,19 +23,5 @@ void xboard_usage(FILE *out)
 
 int xboard_command(int argc, char **argv)
 {
-    const char *eval_file = NULL;
-    const Option options[] = { { "--eval", &eval_file, NULL }, { NULL, NULL, NULL } };
-    int parsed = options_parse(argc, argv, "xboard", options);
-    if (parsed == 1) {
-        xboard_usage(stdout);
-        return EXIT_OK;
-    }
-    if (parsed < 0)
-        return EXIT_USAGE;
-    EvalParams params;
-    eval_defaults(&params);
-    char err[ERRMSG_LEN];
-    if (eval_file && eval_config_read(eval_file, &params, err, sizeof err) != 0)
-        return cli_error("%s", err);
-    return xboard_loop(stdin, stdout, &params);
+    return protocol_command(argc, argv, "xboard", xboard_usage, xboard_loop);
 }
