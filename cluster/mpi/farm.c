@@ -89,7 +89,8 @@ static Item *queue_pop(Queue *q)
 }
 
 typedef struct Pool {
-    const FarmJob *job;
+    /* a copy: after a failure the threads outlive farm_run, and the caller's job with it */
+    FarmJob job;
     pthread_mutex_t lock;
     pthread_cond_t wake;  /* a task for the threads, or quit */
     pthread_cond_t ready; /* a result for the main thread */
@@ -119,7 +120,7 @@ static void *slot_main(void *arg)
         pthread_mutex_unlock(&p->lock);
         const double start = monotonic_seconds();
         size_t len = 0;
-        unsigned char *result = p->job->work(p->job->ctx, s->index, it->data, it->len, &len);
+        unsigned char *result = p->job.work(p->job.ctx, s->index, it->data, it->len, &len);
         if (!result)
             out_of_memory();
         free(it->data);
@@ -139,7 +140,7 @@ static void *slot_main(void *arg)
 static int pool_start(Pool *p, const FarmJob *job, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
-    p->job = job;
+    p->job = *job;
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->ready, NULL);

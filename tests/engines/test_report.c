@@ -199,9 +199,15 @@ static void test_one_run(void **state)
     }
     assert_contains(page, "equal to the games of the last complete stage");
     /* the values are those carrera tune printed (2 decimals) */
+    /* Which of the fit's three outcomes these few games give depends on the engine's play: no
+     * fit, a fit whose pawn is not bounded (ratios only, the tables still printed), values. */
     const char *values = strstr(tune_out, "piece values (pawns");
-    if (!values) {
+    if (!values && !strstr(tune_out, "(ratios only: the pawn is not yet bounded")) {
         assert_contains(page, "**No piece values:**");
+    } else if (!values) {
+        assert_contains(page, "**No piece values in pawns:**");
+        assert_contains(page, "#### Fit");
+        assert_contains(page, "#### Residuals");
     } else {
         static const char *const fitted[] = { "N", "R", "A", "Q" };
         for (int k = 0; k < 4; k++) {

@@ -60,5 +60,6 @@ void *read_bytes(const char *path, size_t *n)
 void assert_contains(const char *text, const char *part)
 {
     if (!strstr(text, part))
-        fail_msg("'%s' does not contain '%s'", text, part);
+        /* the part first: cmocka cuts long messages */
+        fail_msg("missing '%s' in: '%s'", part, text);
 }
