@@ -22,6 +22,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "command_lines.h"
 #include "divide.h"
 #include "engine.h"
 #include "errmsg.h"
@@ -520,6 +521,10 @@ static bool handle(Uci *u, char *line, char **tokens)
     return go_on;
 }
 
+static bool handle_line(void *ctx, char *line, char **tokens) { return handle(ctx, line, tokens); }
+
+static void no_memory(void *ctx) { reply(ctx, "info string error: line too long, out of memory"); }
+
 int uci_loop(FILE *in, FILE *out, const EvalParams *params)
 {
     Uci u = { .out = out,
@@ -534,29 +539,9 @@ int uci_loop(FILE *in, FILE *out, const EvalParams *params)
     atomic_init(&u.stop, false);
     reset_position(&u, false);
 
-    char *line = NULL;
-    size_t cap = 0;
-    char **tokens = NULL;
-    size_t tokens_cap = 0;
-    ssize_t len;
-    while ((len = getline(&line, &cap, in)) >= 0) {
-        size_t need = (size_t)len / 2 + 2;
-        if (need > tokens_cap) {
-            char **grown = realloc(tokens, need * sizeof *tokens);
-            if (!grown) {
-                reply(&u, "info string error: line too long, out of memory");
-                continue;
-            }
-            tokens = grown;
-            tokens_cap = need;
-        }
-        if (!handle(&u, line, tokens))
-            break;
-    }
+    command_lines_read(in, handle_line, no_memory, &u);
     /* at the end of input a finite search still finishes and answers */
     finish_search(&u);
-    free(line);
-    free(tokens);
     engine_free(u.engine);
     pthread_mutex_destroy(&u.out_lock);
     return EXIT_OK;

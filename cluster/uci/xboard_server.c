@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "command_lines.h"
 #include "engine.h"
 #include "errmsg.h"
 #include "eval.h"
@@ -614,6 +615,10 @@ static bool handle(Xboard *x, char *line, char **tokens)
     return go_on;
 }
 
+static bool handle_line(void *ctx, char *line, char **tokens) { return handle(ctx, line, tokens); }
+
+static void no_memory(void *ctx) { reply(ctx, "Error (out of memory): line too long"); }
+
 int xboard_loop(FILE *in, FILE *out, const EvalParams *params)
 {
     Xboard x = { .out = out, .variant = variant_by_name("chess"), .engine_side = BLACK };
@@ -627,25 +632,7 @@ int xboard_loop(FILE *in, FILE *out, const EvalParams *params)
     xboard_clock_init(&x.clock);
     start_position(&x);
 
-    char *line = NULL;
-    size_t cap = 0;
-    char **tokens = NULL;
-    size_t tokens_cap = 0;
-    ssize_t len;
-    while ((len = getline(&line, &cap, in)) >= 0) {
-        size_t need = (size_t)len / 2 + 2;
-        if (need > tokens_cap) {
-            char **grown = realloc(tokens, need * sizeof *tokens);
-            if (!grown) {
-                reply(&x, "Error (out of memory): line too long");
-                continue;
-            }
-            tokens = grown;
-            tokens_cap = need;
-        }
-        if (!handle(&x, line, tokens))
-            break;
-    }
+    command_lines_read(in, handle_line, no_memory, &x);
     /* at the end of input a move being thought about is still played; an analysis ends */
     if (x.searching) {
         if (!x.playing)
@@ -653,8 +640,6 @@ int xboard_loop(FILE *in, FILE *out, const EvalParams *params)
         pthread_join(x.thread, NULL);
         x.searching = false;
     }
-    free(line);
-    free(tokens);
     engine_free(x.engine);
     pthread_mutex_destroy(&x.out_lock);
     return EXIT_OK;
