@@ -228,16 +228,19 @@ static void read_option(void *target, const IniKey *k, const IniEntry *e, IniChe
     }
 }
 
-static const IniWord ENGINES[] = { { "carrera", PLAYER_CARRERA }, { "uci", PLAYER_UCI }, { 0 } };
+static const IniWord ENGINES[] = {
+    { "carrera", PLAYER_CARRERA }, { "uci", PLAYER_UCI }, { "xboard", PLAYER_XBOARD }, { 0 }
+};
 
 static const IniKey PLAYER_KEY_LIST[] = {
     INI_KEY_CALL(PlayerConfig, "name", name, read_name,
                  "a name of 1 to 63 characters without quotes or backslashes",
                  "the player's name in the PGN and the summary (default: the section's)"),
     INI_KEY_WORD(PlayerConfig, "engine", kind, ENGINES,
-                 "carrera (default: Carrera's engine) or uci (an external engine)"),
+                 "carrera (default: Carrera's engine), uci or xboard (an external engine speaking "
+                 "that protocol)"),
     INI_KEY_TEXT(PlayerConfig, "command", command, "a program and its arguments",
-                 "engine = uci: the program and its arguments, split at blanks"),
+                 "engine = uci or xboard: the program and its arguments, split at blanks"),
     INI_KEY_WHOLE(PlayerConfig, "nodes", limits.nodes, 1, 2000000000L, "nodes per turn"),
     INI_KEY_WHOLE(PlayerConfig, "depth", limits.depth, 1, MAX_PLY - 1, "depth per turn"),
     INI_KEY_WHOLE(PlayerConfig, "movetime", limits.movetime_ms, 1, 86400000,
@@ -245,15 +248,44 @@ static const IniKey PLAYER_KEY_LIST[] = {
     INI_KEY_CALL(PlayerConfig, "tc", limits, read_tc, "BASE+INC in seconds, e.g. 60+0.6",
                  "a clock for the game: BASE+INC in seconds"),
     INI_KEY_WHOLE(PlayerConfig, "hash", hash_mb, 1, 65536,
-                  "the transposition table in megabytes (Hash of a UCI engine)"),
+                  "the transposition table in megabytes (Hash of a UCI engine, memory of xboard)"),
+    INI_KEY_WHOLE(PlayerConfig, "cores", cores, 1, 1024,
+                  "engine = xboard: the engine's threads, sent with cores (it must offer smp=1)"),
     INI_KEY_FAMILY(PlayerConfig, "option.NAME", options, is_option, read_option,
                    "an option value of at most 255 characters (names at most 63)",
-                   "engine = uci: the UCI option NAME, sent with setoption"),
+                   "engine = uci: the UCI option NAME, sent with setoption; engine = xboard: "
+                   "option NAME=VALUE, NAME one of the engine's option features"),
 };
 
 const IniKeys player_config_keys = { "[player1], [player2]", "the players of a match",
                                      PLAYER_KEY_LIST,
                                      sizeof PLAYER_KEY_LIST / sizeof *PLAYER_KEY_LIST };
+
+/* What the xboard protocol cannot say: double-move turns, limits finer than its whole seconds,
+ * and a node limit (nps, which turns the engine's clock into nodes) beside a clock. */
+static void check_xboard_player(IniCheck *check, const MatchConfig *c, const PlayerConfig *p,
+                                const Ini *ini, const char *section)
+{
+    const PlayerLimits *l = &p->limits;
+    if (c->rules.turns != TURNS_SINGLE)
+        ini_fail(check, ini_file_line(ini, "match", "turns"),
+                 "[%s] is an xboard engine, but turns = %s: the xboard protocol has no "
+                 "double-move turns (use engine = uci)",
+                 section, turn_rules_name(c->rules.turns));
+    if (l->movetime_ms % 1000)
+        ini_fail(check, ini_file_line(ini, section, "movetime"),
+                 "[%s] is an xboard engine: movetime must be whole seconds (st takes seconds)",
+                 section);
+    if (l->base_ms % 1000 || l->inc_ms % 1000)
+        ini_fail(check, ini_file_line(ini, section, "tc"),
+                 "[%s] is an xboard engine: tc must be whole seconds (level takes seconds)",
+                 section);
+    if (l->nodes && (l->movetime_ms || l->base_ms))
+        ini_fail(check, ini_file_line(ini, section, "nodes"),
+                 "[%s] is an xboard engine: nodes (sent as st and nps, which counts time in "
+                 "nodes) cannot go with movetime or tc",
+                 section);
+}
 
 static void check_player(IniCheck *check, MatchConfig *c, const Ini *ini, int index)
 {
@@ -276,20 +308,28 @@ static void check_player(IniCheck *check, MatchConfig *c, const Ini *ini, int in
         ini_fail(check, ini_file_line(ini, section, "movetime"),
                  "[%s] has both tc and movetime: choose one", section);
     const IniSection *eval = ini_file_section(ini, eval_section);
-    if (p->kind == PLAYER_UCI) {
+    const char *protocol = p->kind == PLAYER_UCI ? "UCI" : "xboard";
+    if (p->cores && p->kind != PLAYER_XBOARD)
+        ini_fail(check, ini_file_line(ini, section, "cores"),
+                 "[%s]: cores is for engine = xboard (a UCI engine has option.Threads)", section);
+    if (p->kind == PLAYER_XBOARD)
+        check_xboard_player(check, c, p, ini, section);
+    if (p->kind != PLAYER_CARRERA) {
         if (!p->command[0])
-            ini_fail(check, head->line, "[%s] is a UCI engine without a command", section);
+            ini_fail(check, head->line, "[%s] is a%s %s engine without a command", section,
+                     p->kind == PLAYER_UCI ? "" : "n", protocol);
         if (eval)
             ini_fail(check, eval->line,
-                     "[%s] sets Carrera's evaluation, but [%s] is a UCI engine (use option.NAME)",
-                     eval_section, section);
+                     "[%s] sets Carrera's evaluation, but [%s] is a%s %s engine (use option.NAME)",
+                     eval_section, section, p->kind == PLAYER_UCI ? "" : "n", protocol);
     } else {
         if (p->command[0])
             ini_fail(check, ini_file_line(ini, section, "command"),
-                     "[%s] plays Carrera's engine: command is for engine = uci", section);
+                     "[%s] plays Carrera's engine: command is for engine = uci or xboard", section);
         if (p->n_options)
             ini_fail(check, head->line,
-                     "[%s] plays Carrera's engine: option.NAME is for engine = uci (use [%s])",
+                     "[%s] plays Carrera's engine: option.NAME is for engine = uci or xboard (use "
+                     "[%s])",
                      section, eval_section);
         eval_defaults(&p->eval);
         eval_config_check(ini, eval_section, &p->eval, check);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* A player of a match as its configuration section ([player1], [player2]) describes it:
- * Carrera's engine with its evaluation parameters, or an external UCI engine with its command
- * and options, and the limits of each turn. Read by match_config.c, played by match/player.c. */
+ * Carrera's engine with its evaluation parameters, or an external engine (UCI or xboard) with its
+ * command and options, and the limits of each turn. Read by match_config.c, played by
+ * match/player.c. */
 #ifndef CARRERA_PLAYER_CONFIG_H
 #define CARRERA_PLAYER_CONFIG_H
 
@@ -12,7 +13,8 @@
 
 typedef enum PlayerKind {
     PLAYER_CARRERA, /* the engine of core/engine/search.c, in this process */
-    PLAYER_UCI      /* an external program speaking UCI */
+    PLAYER_UCI,     /* an external program speaking UCI */
+    PLAYER_XBOARD   /* an external program speaking the xboard protocol (CECP) */
 } PlayerKind;
 
 #define PLAYER_NAME_MAX    64
@@ -37,10 +39,11 @@ typedef struct PlayerConfig {
     char name[PLAYER_NAME_MAX];
     PlayerKind kind;
     PlayerLimits limits;
-    int hash_mb;                      /* the transposition table (Hash for UCI engines) */
-    EvalParams eval;                  /* PLAYER_CARRERA */
-    char command[PLAYER_COMMAND_MAX]; /* PLAYER_UCI: program and arguments, split at blanks */
-    PlayerOption options[PLAYER_MAX_OPTIONS]; /* PLAYER_UCI: sent with setoption */
+    int hash_mb;     /* the transposition table (Hash of a UCI engine, memory of an xboard one) */
+    int cores;       /* PLAYER_XBOARD: sent with cores (0: not sent) */
+    EvalParams eval; /* PLAYER_CARRERA */
+    char command[PLAYER_COMMAND_MAX];         /* external: program and arguments, split at blanks */
+    PlayerOption options[PLAYER_MAX_OPTIONS]; /* external: setoption (UCI), option (xboard) */
     int n_options;
 } PlayerConfig;
 

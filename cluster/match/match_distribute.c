@@ -40,7 +40,8 @@ static int play_pair(const MatchConfig *c, const Openings *o, Player *players[2]
             return -1;
         }
         Player *white = players[k], *black = players[1 - k];
-        if (player_new_game(white, err, errlen) != 0 || player_new_game(black, err, errlen) != 0 ||
+        if (player_new_game(white, &start, err, errlen) != 0 ||
+            player_new_game(black, &start, err, errlen) != 0 ||
             referee_play_game(white, black, &start, &c->rules, c->castle960, &c->adjudication,
                               &g[k], err, errlen) != 0) {
             if (k == 1)

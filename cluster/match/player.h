@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* A player of a match: Carrera's own engine in this process (its evaluation parameters and
- * search limits), or an external UCI engine driven over pipes. Either way a player is asked for
- * the turn to play in a game's position and answers with a legal turn or a fault: an external
- * engine that crashes, goes silent past its time, prints garbage or an illegal move is a fault of
- * that player, reported with the reason, and the engine is restarted for its next game. */
+ * search limits), or an external engine driven over pipes in UCI or the xboard protocol. Either
+ * way a player is asked for the turn to play in a game's position and answers with a legal turn
+ * or a fault: an external engine that crashes, goes silent past its time, prints garbage or an
+ * illegal move is a fault of that player, reported with the reason, and the engine is restarted
+ * for its next game. */
 #ifndef CARRERA_PLAYER_H
 #define CARRERA_PLAYER_H
 
@@ -20,7 +21,8 @@ typedef enum PlayerFault {
     FAULT_NONE,
     FAULT_CRASH,   /* the engine exited or could not be (re)started */
     FAULT_STALL,   /* no bestmove within stall_factor times the turn's limit (player_new) */
-    FAULT_GARBAGE, /* an answer that is no UCI */
+    FAULT_GARBAGE, /* an answer the protocol does not allow (an xboard engine's refusal of a
+                      command, resignation or result claim too) */
     FAULT_ILLEGAL  /* a bestmove that is not a legal turn of the position */
 } PlayerFault;
 
@@ -38,11 +40,14 @@ typedef struct PlayerMove {
 typedef struct Player Player;
 
 /* Makes the player for games of variant v under rules r (castle960: castling written king takes
- * rook). An external engine is started and set up (UCI_Variant, UCI_Chess960, TurnRules,
- * EnPassantRule when it offers them and they are not the defaults, Hash, the options of c); it
- * stalls when it has not answered within stall_factor times a turn's limit (its movetime, else
- * the mover's clock, else its nodes at 20,000 a second) and 5 s more, or 10 minutes for a depth
- * alone. Returns NULL with a message in err when it cannot be. */
+ * rook). An external engine is started and set up: a UCI engine with UCI_Variant, UCI_Chess960,
+ * TurnRules, EnPassantRule when it offers them and they are not the defaults, Hash and the
+ * options of c; an xboard engine, which must list the variant's xboard name among its variants
+ * (and offer nps when limited by nodes), with memory, cores and `option NAME=VALUE` for the
+ * options of c, each of which it must have announced. An engine stalls when it has not answered
+ * within stall_factor times a turn's limit (its movetime, else the mover's clock, else its nodes
+ * at 20,000 a second) and 5 s more, or 10 minutes for a depth alone. Returns NULL with a message
+ * in err when it cannot be. */
 Player *player_new(const PlayerConfig *c, const Variant *v, const Rules *r, bool castle960,
                    int stall_factor, char *err, size_t errlen);
 void player_free(Player *p);
@@ -57,9 +62,13 @@ void player_set_eval(Player *p, const EvalParams *e);
  * alone). */
 void player_set_nodes(Player *p, uint64_t nodes);
 
-/* Prepares for a new game: ucinewgame (an empty table for Carrera), restarting an external engine
- * that failed before. Returns 0, or -1 with a message when the engine cannot be restarted. */
-int player_new_game(Player *p, char *err, size_t errlen);
+/* Prepares for a new game from start: ucinewgame (an empty table for Carrera); for an xboard
+ * engine new, variant, force, its limits (level for a clock, st for a movetime, st 1 and nps for
+ * nodes, sd for a depth) and the position, by setboard or, when the engine has none, by edit
+ * (refused when edit cannot say the position's castling rights or en passant square); then a
+ * ping. An external engine that failed before, or fails now, is restarted once. Returns 0, or -1
+ * with a message when the engine cannot be restarted or given the position. */
+int player_new_game(Player *p, const Position *start, char *err, size_t errlen);
 
 /* Asks for the turn to play in g's current position; clock_ms[WHITE], clock_ms[BLACK] are the
  * remaining clocks when the player has a clock (ignored otherwise). Returns 0 with out filled, or

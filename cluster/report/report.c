@@ -63,7 +63,8 @@ static void player_text(const PlayerConfig *p, char *out, size_t len)
     if (p->kind == PLAYER_CARRERA)
         snprintf(out, len, "%s (Carrera's engine; %s per turn)", p->name, limits);
     else
-        snprintf(out, len, "%s (UCI engine `%s`; %s per turn)", p->name, p->command, limits);
+        snprintf(out, len, "%s (%s engine `%s`; %s per turn)", p->name,
+                 p->kind == PLAYER_UCI ? "UCI" : "xboard", p->command, limits);
 }
 
 /* The column label of stage s of run r. */
@@ -78,7 +79,10 @@ static void column_label(const ReportRun *r, const ReportStage *s, size_t run, c
     if (r->n_stages > 1)
         snprintf(stage, sizeof stage, ", stage %d", s->index + 1);
     snprintf(out, len, "#%zu %.48s%s, %.64s%s", run + 1, p->name,
-             p->kind == PLAYER_UCI ? " (UCI)" : "", limits, stage);
+             p->kind == PLAYER_UCI      ? " (UCI)"
+             : p->kind == PLAYER_XBOARD ? " (xboard)"
+                                        : "",
+             limits, stage);
 }
 
 static void describe(FILE *f, const ReportRun *r, size_t i)

@@ -17,43 +17,6 @@
 #include "errmsg.h"
 
 #define LINE_MAX_LEN 16384
-/* How long a polite `quit` may take before the engine is killed. */
-#define QUIT_MS 2000
-
-/* The engine's next line, waiting until deadline (monotonic_ms() time) at most: 1 for a line,
- * 0 at the end of its output, -1 when the deadline passed. */
-static int read_line_by(UciClient *e, int64_t deadline, char *line, size_t len)
-{
-    int64_t left = deadline - monotonic_ms();
-    return left < 0 ? -1 : subprocess_read_line(&e->proc, line, len, (int)left);
-}
-
-/* Kills the engine at once: after a failure its state is unknown. */
-static void uci_client_kill(UciClient *e)
-{
-    if (e->running) {
-        subprocess_finish(&e->proc, 0);
-        e->running = false;
-    }
-}
-
-/* The engine's output ended: reaps it and says how it ended. */
-static void uci_client_gone(UciClient *e, char *end, size_t endlen)
-{
-    int status = subprocess_finish(&e->proc, QUIT_MS);
-    e->running = false;
-    subprocess_describe_end(status, end, endlen);
-}
-
-static double seconds(int ms) { return ms / 1000.0; }
-
-/* Strips trailing white space in place. */
-static void chomp(char *line)
-{
-    size_t n = strlen(line);
-    while (n > 0 && isspace((unsigned char)line[n - 1]))
-        line[--n] = '\0';
-}
 
 /* Whether vars (" var a var b ...") offers value; an engine that lists none accepts anything. */
 static bool offers(const char *vars, const char *value)
@@ -103,44 +66,35 @@ static void note_option(UciClient *e, const char *line)
 int uci_client_start(UciClient *e, const char *command, int handshake_ms, char *err, size_t errlen)
 {
     *e = (UciClient){ .handshake_ms = handshake_ms };
-    snprintf(e->command, sizeof e->command, "%s", command);
-    char words[sizeof e->command];
-    snprintf(words, sizeof words, "%s", command);
-    char *argv[SUBPROCESS_MAX_ARGS + 1];
-    if (subprocess_split(words, argv, 0, err, errlen) < 0)
+    if (engine_link_start(&e->link, command, handshake_ms, err, errlen) != 0)
         return -1;
     char why[ERRMSG_LEN];
-    if (subprocess_start(&e->proc, argv, why, sizeof why) != 0)
-        return errmsg_fail(err, errlen, "cannot start the engine: %s", why);
-    e->running = true;
-    e->proc.send_ms = handshake_ms;
     /* An engine that exits at once may do so before or after reading `uci`: one message. */
-    if (subprocess_send(&e->proc, "uci\n") != 0) {
-        uci_client_gone(e, why, sizeof why);
+    if (subprocess_send(&e->link.proc, "uci\n") != 0) {
+        engine_link_gone(&e->link, why, sizeof why);
         return errmsg_fail(err, errlen,
                            "the engine '%s' exited before answering 'uci' with 'uciok' (%s)",
-                           e->command, why);
+                           e->link.command, why);
     }
     /* Engines may print a banner or anything else before `uciok`: only options matter. */
     char line[LINE_MAX_LEN];
     int64_t deadline = monotonic_ms() + handshake_ms;
     for (;;) {
-        int got = read_line_by(e, deadline, line, sizeof line);
+        int got = engine_link_read(&e->link, deadline, line, sizeof line);
         if (got == 0) {
-            uci_client_gone(e, why, sizeof why);
+            engine_link_gone(&e->link, why, sizeof why);
             return errmsg_fail(err, errlen,
                                "the engine '%s' exited before answering 'uci' with 'uciok' (%s)",
-                               e->command, why);
+                               e->link.command, why);
         }
         if (got < 0) {
-            uci_client_kill(e);
+            engine_link_kill(&e->link);
             return errmsg_fail(
                 err, errlen,
                 "the engine '%s' did not answer 'uci' with 'uciok' within %g s: is it a UCI "
                 "engine?",
-                e->command, seconds(handshake_ms));
+                e->link.command, engine_link_seconds(handshake_ms));
         }
-        chomp(line);
         if (strcmp(line, "uciok") == 0)
             return 0;
         if (strncmp(line, "id name ", 8) == 0)
@@ -168,29 +122,22 @@ static bool is_complaint(const char *line)
 static int sync_with(UciClient *e, const char *commands, const char *what, char *err, size_t errlen)
 {
     char why[ERRMSG_LEN];
-    if (subprocess_send(&e->proc, commands) != 0 || subprocess_send(&e->proc, "isready\n") != 0) {
-        uci_client_gone(e, why, sizeof why);
+    if (subprocess_send(&e->link.proc, commands) != 0 ||
+        subprocess_send(&e->link.proc, "isready\n") != 0) {
+        engine_link_gone(&e->link, why, sizeof why);
         return errmsg_fail(err, errlen, "the engine has exited (%s) before %s", why, what);
     }
-    char line[LINE_MAX_LEN];
+    char line[LINE_MAX_LEN], when[900];
+    snprintf(when, sizeof when, "after %.800s", what);
     int64_t deadline = monotonic_ms() + e->handshake_ms;
     for (;;) {
-        int got = read_line_by(e, deadline, line, sizeof line);
-        if (got == 0) {
-            uci_client_gone(e, why, sizeof why);
-            return errmsg_fail(err, errlen, "the engine exited (%s) after %s", why, what);
-        }
-        if (got < 0) {
-            uci_client_kill(e);
-            return errmsg_fail(err, errlen,
-                               "the engine did not answer 'isready' within %g s after %s",
-                               seconds(e->handshake_ms), what);
-        }
-        chomp(line);
+        if (engine_link_next(&e->link, deadline, line, sizeof line, "'readyok'", e->handshake_ms,
+                             when, err, errlen) != ANSWER_OK)
+            return -1;
         if (strcmp(line, "readyok") == 0)
             return 0;
         if (is_complaint(line)) {
-            uci_client_kill(e);
+            engine_link_kill(&e->link);
             return errmsg_fail(err, errlen, "the engine refused %s: it answered '%s'", what, line);
         }
     }
@@ -207,13 +154,13 @@ static int add_option(const UciClient *e, bool has, const char *vars, const char
         if (is_default)
             return 0;
         return errmsg_fail(err, errlen, "the engine '%s' has no %s option, so it cannot %s",
-                           e->command, name, purpose);
+                           e->link.command, name, purpose);
     }
     if (!offers(vars, value))
         return errmsg_fail(
             err, errlen,
             "the engine '%s' cannot %s: its %s option does not offer '%s' (it offers:%.600s)",
-            e->command, purpose, name, value, vars);
+            e->link.command, purpose, name, value, vars);
     size_t used = strlen(buf);
     snprintf(buf + used, buflen - used, "setoption name %s value %s\n", name, value);
     return 0;
@@ -250,7 +197,7 @@ int uci_client_setup(UciClient *e, const UciClientSetup *s, char *err, size_t er
     }
     return sync_with(e, commands, "the options", err, errlen);
 fail:
-    uci_client_kill(e);
+    engine_link_kill(&e->link);
     return -1;
 }
 
@@ -267,9 +214,9 @@ int uci_client_go_perft(UciClient *e, const char *fen, const char *moves, int de
         return -1;
     snprintf(e->asked, sizeof e->asked, "'go perft %d' for %s", depth, what);
     snprintf(command, sizeof command, "go perft %d\n", depth);
-    if (subprocess_send(&e->proc, command) != 0) {
+    if (subprocess_send(&e->link.proc, command) != 0) {
         char why[ERRMSG_LEN];
-        uci_client_gone(e, why, sizeof why);
+        engine_link_gone(&e->link, why, sizeof why);
         return errmsg_fail(err, errlen, "the engine exited (%s) before 'go perft %d'", why, depth);
     }
     return 0;
@@ -282,9 +229,9 @@ int uci_client_read_divide(UciClient *e, int timeout_ms, Divide *d, char *err, s
     char why[ERRMSG_LEN];
     int64_t deadline = monotonic_ms() + timeout_ms;
     for (;;) {
-        int got = read_line_by(e, deadline, line, sizeof line);
+        int got = engine_link_read(&e->link, deadline, line, sizeof line);
         if (got == 0) {
-            uci_client_gone(e, why, sizeof why);
+            engine_link_gone(&e->link, why, sizeof why);
             return errmsg_fail(
                 err, errlen,
                 "the engine exited (%s) in the middle of its answer to %s, after %zu move "
@@ -292,14 +239,13 @@ int uci_client_read_divide(UciClient *e, int timeout_ms, Divide *d, char *err, s
                 why, e->asked, d->n);
         }
         if (got < 0) {
-            uci_client_kill(e);
+            engine_link_kill(&e->link);
             return errmsg_fail(
                 err, errlen,
                 "the engine did not finish its answer to %s within %g s (%zu move lines "
                 "so far; --timeout sets the limit)",
-                e->asked, seconds(timeout_ms), d->n);
+                e->asked, engine_link_seconds(timeout_ms), d->n);
         }
-        chomp(line);
         const char *start = line;
         while (*start == ' ' || *start == '\t')
             start++;
@@ -311,14 +257,14 @@ int uci_client_read_divide(UciClient *e, int timeout_ms, Divide *d, char *err, s
         uint64_t count;
         if (strncmp(start, "Nodes searched:", 15) == 0) {
             if (!divide_parse_count(start + 15, &count)) {
-                uci_client_kill(e);
+                engine_link_kill(&e->link);
                 return errmsg_fail(err, errlen,
                                    "the engine printed an unreadable total in its answer to "
                                    "%s: '%.200s'",
                                    e->asked, line);
             }
             if (count != d->total) {
-                uci_client_kill(e);
+                engine_link_kill(&e->link);
                 snprintf(
                     err, errlen,
                     "the engine's total (%.100s) is not the sum of its %zu move lines (%" PRIu64
@@ -329,7 +275,7 @@ int uci_client_read_divide(UciClient *e, int timeout_ms, Divide *d, char *err, s
             return 0;
         }
         if (!divide_parse_line(start, ':', move, &count)) {
-            uci_client_kill(e);
+            engine_link_kill(&e->link);
             return errmsg_fail(
                 err, errlen,
                 "the engine printed a line that is not perft output in its answer to %s: "
@@ -338,7 +284,7 @@ int uci_client_read_divide(UciClient *e, int timeout_ms, Divide *d, char *err, s
                 e->asked, line);
         }
         if (!divide_add(d, move, count)) {
-            uci_client_kill(e);
+            engine_link_kill(&e->link);
             return errmsg_fail(err, errlen, "out of memory reading the engine's answer");
         }
     }
@@ -386,32 +332,26 @@ static void note_info(const char *line, UciSearchAnswer *out)
         out->nodes = n;
 }
 
-UciAnswer uci_client_search(UciClient *e, const char *position, const char *go, int timeout_ms,
-                            UciSearchAnswer *out, char *err, size_t errlen)
+EngineAnswer uci_client_search(UciClient *e, const char *position, const char *go, int timeout_ms,
+                               UciSearchAnswer *out, char *err, size_t errlen)
 {
     *out = (UciSearchAnswer){ 0 };
     char why[ERRMSG_LEN];
-    if (subprocess_send(&e->proc, position) != 0 || subprocess_send(&e->proc, "\n") != 0 ||
-        subprocess_send(&e->proc, go) != 0 || subprocess_send(&e->proc, "\n") != 0) {
-        uci_client_gone(e, why, sizeof why);
+    if (subprocess_send(&e->link.proc, position) != 0 ||
+        subprocess_send(&e->link.proc, "\n") != 0 || subprocess_send(&e->link.proc, go) != 0 ||
+        subprocess_send(&e->link.proc, "\n") != 0) {
+        engine_link_gone(&e->link, why, sizeof why);
         errmsg_set(err, errlen, "the engine exited (%s) before '%s'", why, go);
         return ANSWER_EXITED;
     }
-    char line[LINE_MAX_LEN];
+    char line[LINE_MAX_LEN], when[300];
+    snprintf(when, sizeof when, "of '%.200s'", go);
     int64_t deadline = monotonic_ms() + timeout_ms;
     for (;;) {
-        int got = read_line_by(e, deadline, line, sizeof line);
-        if (got == 0) {
-            uci_client_gone(e, why, sizeof why);
-            errmsg_set(err, errlen, "the engine exited (%s) while searching ('%s')", why, go);
-            return ANSWER_EXITED;
-        }
-        if (got < 0) {
-            uci_client_kill(e);
-            errmsg_set(err, errlen, "no bestmove within %g s of '%s'", seconds(timeout_ms), go);
-            return ANSWER_TIMEOUT;
-        }
-        chomp(line);
+        EngineAnswer a = engine_link_next(&e->link, deadline, line, sizeof line, "bestmove",
+                                          timeout_ms, when, err, errlen);
+        if (a != ANSWER_OK)
+            return a;
         if (line[0] == '\0' || strncmp(line, "info", 4) == 0) {
             note_info(line, out);
             continue;
@@ -421,7 +361,7 @@ UciAnswer uci_client_search(UciClient *e, const char *position, const char *go, 
                      line + 9);
             return ANSWER_OK;
         }
-        uci_client_kill(e);
+        engine_link_kill(&e->link);
         errmsg_set(err, errlen, "the engine answered '%.200s' while searching ('%s')", line, go);
         return ANSWER_GARBAGE;
     }
@@ -429,11 +369,7 @@ UciAnswer uci_client_search(UciClient *e, const char *position, const char *go, 
 
 void uci_client_stop(UciClient *e)
 {
-    if (e->running) {
-        subprocess_send(&e->proc, "quit\n");
-        subprocess_finish(&e->proc, QUIT_MS);
-        e->running = false;
-    }
+    engine_link_quit(&e->link, "quit\n");
     free(e->variant_vars);
     free(e->turn_rules_vars);
     e->variant_vars = e->turn_rules_vars = NULL;

@@ -12,12 +12,10 @@
 #include <stdint.h>
 
 #include "divide.h"
-#include "subprocess.h"
+#include "engine_link.h"
 
 typedef struct UciClient {
-    Subprocess proc;
-    bool running;
-    char command[512]; /* as the user gave it, for messages */
+    EngineLink link;
     char id_name[256]; /* from `id name`, or empty */
     int handshake_ms;  /* limit for every answer but `go perft` */
     /* Options the engine listed in its answer to `uci`. */
@@ -64,14 +62,6 @@ int uci_client_set_options(UciClient *e, const char *const *names, const char *c
 /* `ucinewgame`, then `isready`. Returns 0 or -1 with a message. */
 int uci_client_new_game(UciClient *e, char *err, size_t errlen);
 
-/* How a search request ended. */
-typedef enum UciAnswer {
-    ANSWER_OK,
-    ANSWER_EXITED,  /* the engine exited (or could not be written to) */
-    ANSWER_TIMEOUT, /* no bestmove within the time given */
-    ANSWER_GARBAGE  /* a line that is neither info nor bestmove, or a bestmove without a move */
-} UciAnswer;
-
 /* What the engine said while searching: its move and the last score and node count of its
  * info lines. */
 typedef struct UciSearchAnswer {
@@ -85,8 +75,9 @@ typedef struct UciSearchAnswer {
 /* Sends the position line (`position ...`, without newline) and the go line (`go ...`), and reads
  * up to `bestmove` within timeout_ms. Returns ANSWER_OK with *out filled, or the failure with a
  * message in err; after a failure the engine is stopped (uci_client_start it again). */
-UciAnswer uci_client_search(UciClient *e, const char *position, const char *go, int timeout_ms,
-                            UciSearchAnswer *out, char *err, size_t errlen);
+/* ANSWER_GARBAGE: a line that is neither info nor bestmove, or a bestmove without a move. */
+EngineAnswer uci_client_search(UciClient *e, const char *position, const char *go, int timeout_ms,
+                               UciSearchAnswer *out, char *err, size_t errlen);
 
 /* Sends `quit` and waits briefly for the engine to exit (killing it if it does not); after a
  * failure kills it at once. Safe to call twice. */
