@@ -161,18 +161,20 @@ static void test_against_fairy_stockfish(void **state)
     free(pgn);
 }
 
-/* A faulty engine as player 2 over 4 games: the fault at its second `go` loses that game. */
-static void faulty(const char *fault, const char *limit, const char *ending)
+/* A faulty engine (speaking protocol, uci or xboard) as player 2 over 4 games: the fault at its
+ * second `go` loses that game, and the restarted engine plays the rest. */
+static void faulty(const char *protocol, const char *fault, const char *limit, const char *ending)
 {
     char config[1024], path[512], out[512];
     snprintf(config, sizeof config,
              "[match]\nvariant = chess\ngames = 4\nmax_plies = 40\nconcurrency = 1\n"
              "[player1]\nname = carrera\nnodes = 500\n"
-             "[player2]\nname = faulty\nengine = uci\n"
-             "command = %s/faulty_engine.py %s %s 2 %s/faulty-%s.marker\n%s\n",
-             CARRERA_MATCH_DATA, CARRERA_BIN, fault, scratch_dir, fault, limit);
-    snprintf(path, sizeof path, "%s/faulty-%s.ini", scratch_dir, fault);
-    snprintf(out, sizeof out, "%s/faulty-%s.pgn", scratch_dir, fault);
+             "[player2]\nname = faulty\nengine = %s\n"
+             "command = %s/faulty_engine.py %s %s 2 %s/faulty-%s-%s.marker %s\n%s\n",
+             protocol, CARRERA_MATCH_DATA, CARRERA_BIN, fault, scratch_dir, protocol, fault,
+             protocol, limit);
+    snprintf(path, sizeof path, "%s/faulty-%s-%s.ini", scratch_dir, protocol, fault);
+    snprintf(out, sizeof out, "%s/faulty-%s-%s.pgn", scratch_dir, protocol, fault);
     write_text(path, config);
     Run r = match(path, out);
     if (r.status != 0)
@@ -208,10 +210,15 @@ static void faulty(const char *fault, const char *limit, const char *ending)
 static void test_faulty_engines(void **state)
 {
     (void)state;
-    faulty("crash", "nodes = 500", "engine crash");
-    faulty("illegal", "nodes = 500", "illegal move");
-    faulty("garbage", "nodes = 500", "engine garbage");
-    faulty("hang", "movetime = 50", "engine stall");
+    faulty("uci", "crash", "nodes = 500", "engine crash");
+    faulty("uci", "illegal", "nodes = 500", "illegal move");
+    faulty("uci", "garbage", "nodes = 500", "engine garbage");
+    faulty("uci", "hang", "movetime = 50", "engine stall");
+    /* the same of an xboard engine (carrera xboard behind the faulty front) */
+    faulty("xboard", "crash", "depth = 2", "engine crash");
+    faulty("xboard", "illegal", "depth = 2", "illegal move");
+    faulty("xboard", "garbage", "depth = 2", "engine garbage");
+    faulty("xboard", "hang", "movetime = 1000", "engine stall");
 }
 
 /* A match killed with SIGKILL in the middle and resumed: the same games as a run that was never
