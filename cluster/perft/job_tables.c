@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* A perft job's tables (job_tables.h). The threshold: a count of depth d is worth sharing when
  * the subtree it stands for takes far longer to count than the accesses a miss costs (a probe,
- * then a store: three reads or writes of another rank's part); SUBTREE_PROBES times a probe's
- * time keeps those accesses below a few percent of what a miss then counts. */
+ * then a store: three reads or writes of another rank's part). At SUBTREE_PROBES times a
+ * probe's time those accesses add under a fifth to a miss, which a fifth of the probes hitting
+ * repays: in Capablanca perft 7 (docs/cluster.md) a fifth hit at depth 2 on 2 ranks, a third on
+ * 8, and depth 3 instead of 2 left a quarter of the duplicated subtrees counted twice. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "job_tables.h"
@@ -18,7 +20,7 @@
 #include "turn.h"
 
 /* A shared count's subtree takes at least this many probes' time. */
-#define SUBTREE_PROBES 32.0
+#define SUBTREE_PROBES 16.0
 /* Probes timed for the latency, and the time the subtrees' measurement may take. */
 #define LATENCY_PROBES   200
 #define MEASURE_SECONDS  1.0
