@@ -28,7 +28,8 @@ void perft_usage(FILE *out)
           "                     --depth D [--divide] [--turns RULES] [--ep-rule classic|modern]\n"
           "                     [--unit turn|movement] [--threads N] [--hash MB] [--stats]\n"
           "                     [--key-seed N] [--quiet] [--estimate]\n"
-          "                     [--out FILE [--split-depth N] [--resume | --continue]]\n"
+          "                     [--out FILE [--split-depth N] [--resume | --continue]\n"
+          "                      [--shared-table on|off] [--shared-depth N] [--shared-mb MB]]\n"
           "       carrera perft --config FILE [--resume | --continue] [--divide] [--quiet]\n"
           "                     [--out FILE]\n"
           "\n"
@@ -71,6 +72,11 @@ void perft_usage(FILE *out)
           "                   job that may be requeued runs (a checkpoint another process\n"
           "                   still holds is waited for up to 60 s)\n"
           "  --split-depth N  plies from the root to the work units (default: chosen)\n"
+          "  --shared-table on|off  over several ranks with --hash, the deep counts also go\n"
+          "                   to one table spread over every rank (default on)\n"
+          "  --shared-depth N the least depth of a shared count, 2 to 30 (default: measured)\n"
+          "  --shared-mb MB   each rank's part of the shared table, taken out of --hash\n"
+          "                   (default: a quarter of it)\n"
           "\n"
           "Prints `move: count` lines (with --divide) and a blank line, then\n"
           "`Nodes searched: N`, as Stockfish's `go perft` does.\n",
@@ -121,6 +127,7 @@ static int print_stats(const Position *p, const Rules *r, int depth, int threads
 typedef struct PerftArgs {
     PositionArgs pos;
     const char *depth, *unit, *threads, *hash, *key_seed, *out, *config, *split_depth;
+    const char *shared_table, *shared_depth, *shared_mb;
     bool divide, quiet, stats, resume, continue_, estimate;
 } PerftArgs;
 
@@ -140,6 +147,9 @@ typedef struct PerftRequest {
     Setup setup;
     Rules rules;
     int depth, split_depth; /* split_depth 0: chosen */
+    bool no_shared;         /* --shared-table off */
+    int shared_depth;       /* 0: measured */
+    size_t shared_bytes;    /* PERFT_SHARED_AUTO: a quarter of the hash */
     PerftUnit unit;
     PerftRunOptions run; /* threads (0: the default), hash bytes, quiet */
     uint64_t key_seed;
@@ -174,6 +184,9 @@ static int parse(int argc, char **argv, PerftArgs *a)
         { "--continue", NULL, &a->continue_ },
         { "--estimate", NULL, &a->estimate },
         { "--split-depth", &a->split_depth, NULL },
+        { "--shared-table", &a->shared_table, NULL },
+        { "--shared-depth", &a->shared_depth, NULL },
+        { "--shared-mb", &a->shared_mb, NULL },
         { NULL, NULL, NULL },
     };
     return options_parse(argc, argv, "perft", options);
@@ -209,11 +222,40 @@ static int validate_resources(const PerftArgs *a, PerftRequest *r)
     return EXIT_OK;
 }
 
+/* The shared table's options of a job. Returns 0 or the exit status of the usage error
+ * (reported). */
+static int validate_shared(const PerftArgs *a, PerftRequest *r)
+{
+    long value;
+    if (a->shared_table) {
+        if (strcmp(a->shared_table, "off") != 0 && strcmp(a->shared_table, "on") != 0)
+            return cli_error("bad --shared-table '%s': must be on or off", a->shared_table);
+        r->no_shared = strcmp(a->shared_table, "off") == 0;
+    }
+    if (a->shared_depth) {
+        if (!number_parse(a->shared_depth, 2, PERFT_MAX_DEPTH, &value))
+            return cli_error("bad shared depth '%s': must be a whole number from 2 to %d",
+                             a->shared_depth, PERFT_MAX_DEPTH);
+        r->shared_depth = (int)value;
+    }
+    if (a->shared_mb) {
+        const long hash_mb = (long)(r->run.hash_bytes >> 20);
+        if (!number_parse(a->shared_mb, 0, PERFT_MAX_HASH_MB, &value) || value >= hash_mb)
+            return cli_error("bad shared table size '%s': must be a whole number of megabytes "
+                             "below --hash (%ld), which it is taken out of",
+                             a->shared_mb, hash_mb);
+        r->shared_bytes = (size_t)value << 20;
+    }
+    return EXIT_OK;
+}
+
 /* Checks every option and reads them into *r with its mode. Returns 0, or the exit status of
  * the usage error (reported). */
 static int validate(const PerftArgs *a, PerftRequest *r)
 {
-    *r = (PerftRequest){ .unit = UNIT_TURN, .run = { 0, 0, a->quiet } };
+    *r = (PerftRequest){ .unit = UNIT_TURN,
+                         .run = { 0, 0, a->quiet },
+                         .shared_bytes = PERFT_SHARED_AUTO };
     r->config = a->config;
     r->out = a->out;
     r->divide = a->divide;
@@ -227,16 +269,18 @@ static int validate(const PerftArgs *a, PerftRequest *r)
         const PositionArgs *pos = &a->pos;
         if (pos->variant || pos->fen || pos->chess960 || pos->random || pos->startpos ||
             pos->turns || pos->ep_rule || a->depth || a->unit || a->threads || a->hash ||
-            a->key_seed || a->stats || a->split_depth || a->estimate)
+            a->key_seed || a->stats || a->split_depth || a->estimate || a->shared_table ||
+            a->shared_depth || a->shared_mb)
             return cli_error("--config takes the position, depth, threads, hash and key seed "
                              "from the file: only --resume, --continue, --divide, --quiet and "
                              "--out go with it (carrera check-config FILE estimates the job)");
         r->mode = PERFT_CONFIG;
         return EXIT_OK;
     }
-    if (!a->out && (a->resume || a->continue_ || a->split_depth))
-        return cli_error("--resume, --continue and --split-depth are for jobs with a result "
-                         "file: add --out FILE");
+    if (!a->out && (a->resume || a->continue_ || a->split_depth || a->shared_table ||
+                    a->shared_depth || a->shared_mb))
+        return cli_error("--resume, --continue, --split-depth and --shared-* are for jobs with a "
+                         "result file: add --out FILE");
     if (options_position(&a->pos, "perft", &r->setup, &r->rules) != 0)
         return EXIT_USAGE;
     if (!a->depth)
@@ -266,6 +310,9 @@ static int validate(const PerftArgs *a, PerftRequest *r)
                                  a->split_depth, r->depth);
             r->split_depth = (int)value;
         }
+        const int shared = validate_shared(a, r);
+        if (shared != EXIT_OK)
+            return shared;
         r->mode = PERFT_JOB;
         return EXIT_OK;
     }
@@ -302,6 +349,9 @@ static int run_job(const PerftRequest *r)
                      .split_depth = r->split_depth,
                      .threads = r->run.threads,
                      .hash_bytes = r->run.hash_bytes,
+                     .no_shared = r->no_shared,
+                     .shared_depth = r->shared_depth,
+                     .shared_bytes = r->shared_bytes,
                      .key_seed = r->key_seed,
                      .output = r->out,
                      .checkpoint_interval = PERFT_CHECKPOINT_INTERVAL,

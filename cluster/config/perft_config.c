@@ -81,6 +81,38 @@ static void read_split_depth(void *target, const IniKey *k, const IniEntry *e, I
     }
 }
 
+/* auto (the default given as auto_value) or a whole number from lo to hi, into an int. */
+static void read_auto_or_whole(const IniEntry *e, IniCheck *c, int *out, int auto_value, long lo,
+                               long hi)
+{
+    long v;
+    if (strcmp(e->value, "auto") == 0) {
+        *out = auto_value;
+    } else if (number_parse(e->value, lo, hi, &v)) {
+        *out = (int)v;
+    } else {
+        char must[96];
+        snprintf(must, sizeof must, "auto or a whole number from %ld to %ld", lo, hi);
+        ini_bad_value(c, e, must);
+    }
+}
+
+static void read_shared_depth(void *target, const IniKey *k, const IniEntry *e, IniCheck *c)
+{
+    (void)k;
+    read_auto_or_whole(e, c, &((PerftConfig *)target)->shared_depth, CONFIG_SHARED_DEPTH_AUTO, 2,
+                       CONFIG_MAX_DEPTH);
+}
+
+static void read_shared_mb(void *target, const IniKey *k, const IniEntry *e, IniCheck *c)
+{
+    (void)k;
+    read_auto_or_whole(e, c, &((PerftConfig *)target)->shared_mb, CONFIG_SHARED_MB_AUTO, 0,
+                       CONFIG_MAX_HASH_MB);
+}
+
+static const IniWord ON_OFF[] = { { "on", 1 }, { "off", 0 }, { NULL, 0 } };
+
 static const IniKey PERFT_KEY_LIST[] = {
     INI_KEY_CALL(PerftConfig, "variant", variant, read_variant, NULL,
                  "the rule set (default chess; carrera --help lists them)"),
@@ -99,6 +131,14 @@ static const IniKey PERFT_KEY_LIST[] = {
                   "threads per rank (default 0: OMP_NUM_THREADS, else every core)"),
     INI_KEY_WHOLE(PerftConfig, "hash_mb", hash_mb, 0, CONFIG_MAX_HASH_MB,
                   "transposition table per rank in megabytes (default 0: none)"),
+    INI_KEY_WORD(PerftConfig, "shared_table", shared_table, ON_OFF,
+                 "on (default) or off: the deep counts in one table over all ranks, when there "
+                 "are several and a table"),
+    INI_KEY_CALL(PerftConfig, "shared_depth", shared_depth, read_shared_depth, NULL,
+                 "the least depth a count must have to be shared, or auto (default: measured)"),
+    INI_KEY_CALL(PerftConfig, "shared_mb", shared_mb, read_shared_mb, NULL,
+                 "megabytes of hash_mb per rank for the shared table, or auto (default: a "
+                 "quarter)"),
     INI_KEY_WHOLE(PerftConfig, "key_seed", key_seed, 0, LONG_MAX,
                   "the seed of the Zobrist hash keys (default 0)"),
     INI_KEY_TEXT(PerftConfig, "output", output, "a file name",
@@ -137,6 +177,13 @@ static void check_whole(IniCheck *check, PerftConfig *c, const Ini *ini)
                  c->split_depth, c->depth);
         return;
     }
+    if (c->shared_mb != CONFIG_SHARED_MB_AUTO && c->shared_mb >= c->hash_mb && c->hash_mb > 0) {
+        ini_fail(check, ini_file_line(ini, "perft", "shared_mb"),
+                 "bad value '%d' for shared_mb: must be auto or less than hash_mb (%d), which "
+                 "it is taken out of",
+                 c->shared_mb, c->hash_mb);
+        return;
+    }
     char err[ERRMSG_LEN];
     switch (c->position) {
     case CONFIG_STARTPOS:
@@ -170,6 +217,9 @@ static int from_ini(Ini *ini, PerftConfig *out, char *err, size_t errlen)
         .rules = { TURNS_SINGLE, EP_CLASSIC },
         .chess960 = -1,
         .split_depth = CONFIG_SPLIT_AUTO,
+        .shared_table = 1,
+        .shared_depth = CONFIG_SHARED_DEPTH_AUTO,
+        .shared_mb = CONFIG_SHARED_MB_AUTO,
         .checkpoint_interval = 60,
     };
     IniCheck check;
@@ -231,7 +281,7 @@ void perft_config_free(PerftConfig *c)
 
 void perft_config_summary(const PerftConfig *c, char *out, size_t outlen)
 {
-    char rules[96], split[32], threads[32], hash[32], seed[48], checkpoint[48];
+    char rules[96], split[32], threads[32], hash[160], seed[48], checkpoint[48];
     if (c->rules.turns == TURNS_SINGLE)
         snprintf(rules, sizeof rules, "single turns");
     else
@@ -245,10 +295,19 @@ void perft_config_summary(const PerftConfig *c, char *out, size_t outlen)
         snprintf(threads, sizeof threads, "default");
     else
         snprintf(threads, sizeof threads, "%d", c->threads);
+    char depth[32] = "auto", part[32] = "a quarter of it";
+    if (c->shared_depth != CONFIG_SHARED_DEPTH_AUTO)
+        snprintf(depth, sizeof depth, "%d", c->shared_depth);
+    if (c->shared_mb != CONFIG_SHARED_MB_AUTO)
+        snprintf(part, sizeof part, "%d MB of it", c->shared_mb);
     if (c->hash_mb == 0)
         snprintf(hash, sizeof hash, "no hash table");
+    else if (!c->shared_table)
+        snprintf(hash, sizeof hash, "hash %d MB, shared table off", c->hash_mb);
     else
-        snprintf(hash, sizeof hash, "hash %d MB", c->hash_mb);
+        snprintf(hash, sizeof hash,
+                 "hash %d MB, shared table on over several ranks (%s, depth %s and more)",
+                 c->hash_mb, part, depth);
     snprintf(seed, sizeof seed, "key seed %" PRIu64, c->key_seed);
     if (c->checkpoint_interval == 0)
         snprintf(checkpoint, sizeof checkpoint, "checkpoint after every unit");

@@ -22,6 +22,10 @@
 
 /* split_depth = auto: the program chooses (split_choose_depth, split.h). */
 #define CONFIG_SPLIT_AUTO 0
+/* shared_depth = auto: the job measures (perft/job_tables.h); shared_mb = auto: a quarter of
+ * hash_mb. */
+#define CONFIG_SHARED_DEPTH_AUTO 0
+#define CONFIG_SHARED_MB_AUTO    (-1)
 
 typedef enum ConfigPosition {
     CONFIG_STARTPOS, /* position = startpos */
@@ -42,6 +46,11 @@ typedef struct PerftConfig {
     int split_depth;         /* split_depth: CONFIG_SPLIT_AUTO (default) or 1..depth */
     int threads;             /* threads per rank: 0 (default: OMP_NUM_THREADS, else every core) */
     int hash_mb;             /* hash_mb: table per rank in megabytes, default 0 (none) */
+    int shared_table;        /* shared_table: on (1, default) or off (0): the deep counts in
+                                one table over every rank, when there are several and a table */
+    int shared_depth;        /* shared_depth: CONFIG_SHARED_DEPTH_AUTO (default) or 2..30 */
+    int shared_mb;           /* shared_mb: CONFIG_SHARED_MB_AUTO (default) or 0..hash_mb - 1,
+                                this rank's part of the shared table, out of hash_mb */
     uint64_t key_seed;       /* key_seed: the Zobrist keys' seed (zobrist.h), default 0 */
     char output[CONFIG_PATH_MAX]; /* output: default the file's base name with .h5 for .ini */
     int checkpoint_interval; /* seconds between checkpoint flushes, default 60; 0: every unit */

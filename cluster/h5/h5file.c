@@ -373,6 +373,8 @@ int h5file_put_provenance(hid_t loc, const Provenance *p)
     rc |= h5file_put_strs(loc, "hosts", p->hosts, p->hosts ? p->n_hosts : 0);
     rc |= h5file_put_str(loc, "configuration", p->config);
     rc |= h5file_put_str(loc, "start_time", p->start_time);
+    if (p->tables)
+        rc |= h5file_put_str(loc, "tables", p->tables);
     return rc ? -1 : 0;
 }
 

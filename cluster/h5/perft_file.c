@@ -89,6 +89,7 @@ static void result_free(PerftFile *h)
     if (!h)
         return;
     result_file_free(&h->rf);
+    free(h->work);
     free(h->index);
     free(h->nodes);
     free(h);
@@ -372,6 +373,23 @@ int perft_file_record_unit(PerftFile *h, const WorkUnit *u, char *err, size_t er
         h->dirty_since = monotonic_seconds();
     }
     return perft_file_flush_if_due(h, err, errlen);
+}
+
+int perft_file_set_work(PerftFile *h, const PerftTTWork *work, size_t n)
+{
+    free(h->work);
+    h->n_work = 0;
+    h->work = malloc((n ? n : 1) * sizeof *h->work);
+    if (!h->work)
+        return -1;
+    for (size_t r = 0; r < n; r++) {
+        const PerftTTWork *w = &work[r];
+        h->work[r] = (WorkRow){ (int32_t)r,       h->rf.run,        w->probes,
+                                w->hits,          w->shared_probes, w->shared_hits,
+                                w->shared_stores, w->shared_remote, w->shared_bytes };
+    }
+    h->n_work = n;
+    return 0;
 }
 
 /* What perft_file_finish gives write_results. */

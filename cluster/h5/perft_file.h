@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "perft_stats.h"
+#include "perft_tt.h"
 #include "provenance.h"
 #include "rules.h"
 #include "split.h"
@@ -76,6 +77,11 @@ int perft_file_flush_if_due(PerftFile *h, char *err, size_t errlen);
 /* How many times the file was resumed before this run (0 for a new file, 1 after the first
  * perft_file_open_resume, ...). */
 int perft_file_resume_count(const PerftFile *h);
+
+/* The work of each rank with its tables in this run (work[rank], n ranks), written as
+ * /perft/work when the job completes. Returns 0, or -1 when out of memory (the work is then not
+ * written). */
+int perft_file_set_work(PerftFile *h, const PerftTTWork *work, size_t n);
 
 /* Completes the result and closes it: checks that every unit of split is counted and recorded
  * with the same count, writes the total (*total receives it when not NULL), the divide, the

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "perft_file.h"
+#include "perft_rows.h"
 #include "result_file.h"
 #include "variant.h"
 
@@ -31,7 +32,9 @@ struct PerftFile {
     IdRow *index;    /* (id, row) sorted by id */
     uint64_t *nodes; /* per row, what the file holds: UNIT_NOT_DONE or the count */
     double interval; /* seconds a recorded unit may stay unflushed */
-    bool dirty;      /* units recorded since the last flush */
+    WorkRow *work;   /* per rank, for /perft/work when the job completes; NULL: none */
+    size_t n_work;
+    bool dirty; /* units recorded since the last flush */
     double dirty_since;
 };
 
@@ -56,7 +59,7 @@ int perft_results_sum(const PerftFile *h, const Split *split, uint64_t *divide, 
                       char *err, size_t errlen);
 
 /* Writes the results into h->rf.file: /perft/divide, /perft/stats (stats[0..n_stats) when
- * stats) and the total on /perft. Returns 0 or -1. */
+ * stats), /perft/work (when h has it) and the total on /perft. Returns 0 or -1. */
 int perft_results_write(PerftFile *h, const Split *split, const uint64_t *divide,
                         const PerftStats *stats, int n_stats, uint64_t total);
 

@@ -86,6 +86,12 @@ int perft_results_write(PerftFile *h, const Split *split, const uint64_t *divide
         if (st >= 0)
             H5Tclose(st);
     }
+    if (rc == 0 && h->work) {
+        hid_t wt = perft_rows_work_type();
+        rc |= wt >= 0 ? perft_rows_write_table(g, "work", wt, h->n_work, h->work) : -1;
+        if (wt >= 0)
+            H5Tclose(wt);
+    }
     if (rc == 0)
         rc |= h5file_put_u64(g, "nodes", total);
     H5Gclose(g);

@@ -75,6 +75,27 @@ hid_t perft_rows_stats_type(void)
     return h5file_compound(sizeof(StatsRow), m, (int)(sizeof m / sizeof m[0]), 0);
 }
 
+hid_t perft_rows_work_type(void)
+{
+#define W(f)                                                                                       \
+    {                                                                                              \
+#f, offsetof(WorkRow, f), H5T_NATIVE_UINT64                                                \
+    }
+    const H5FileMember m[] = {
+        { "rank", offsetof(WorkRow, rank), H5T_NATIVE_INT32 },
+        { "run", offsetof(WorkRow, run), H5T_NATIVE_INT32 },
+        W(probes),
+        W(hits),
+        W(shared_probes),
+        W(shared_hits),
+        W(shared_stores),
+        W(shared_remote),
+        W(shared_bytes),
+    };
+#undef W
+    return h5file_compound(sizeof(WorkRow), m, (int)(sizeof m / sizeof m[0]), 0);
+}
+
 hid_t perft_rows_create_table(hid_t loc, const char *name, hid_t mt, size_t n)
 {
     if (H5Lexists(loc, name, H5P_DEFAULT) > 0 && H5Ldelete(loc, name, H5P_DEFAULT) < 0)

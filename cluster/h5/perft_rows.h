@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The tables of a perft result file (docs/result-files.md) as they are in memory, their HDF5
- * types and their datasets: /perft/units, /perft/root_turns, /perft/divide, /perft/stats. Every
+ * types and their datasets: /perft/units, /perft/root_turns, /perft/divide, /perft/stats,
+ * /perft/work. Every
  * text in them is a fixed-length, NUL-terminated string. Internal to h5/. */
 #ifndef CARRERA_PERFT_ROWS_H
 #define CARRERA_PERFT_ROWS_H
@@ -58,12 +59,20 @@ typedef struct StatsRow {
     uint64_t one_movement, two_movement;
 } StatsRow;
 
+/* What one rank did with its tables in the run that completed the job (perft_tt.h's
+ * PerftTTWork). */
+typedef struct WorkRow {
+    int32_t rank, run;
+    uint64_t probes, hits, shared_probes, shared_hits, shared_stores, shared_remote, shared_bytes;
+} WorkRow;
+
 /* The memory types of the rows (close them with H5Tclose), or -1. */
 hid_t perft_rows_unit_type(void);
 hid_t perft_rows_done_type(void);
 hid_t perft_rows_turn_type(void);
 hid_t perft_rows_divide_type(void);
 hid_t perft_rows_stats_type(void);
+hid_t perft_rows_work_type(void);
 
 /* A one-dimensional dataset name in loc of n rows of memory type mt (one there is replaced),
  * stored packed, contiguous and allocated now: recording a unit then rewrites bytes in place and

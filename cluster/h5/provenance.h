@@ -22,6 +22,8 @@ typedef struct Provenance {
     size_t n_hosts;
     const char *config; /* the whole configuration text (INI file or command line); borrowed */
     char start_time[PROV_TIME_MAX]; /* ISO 8601 UTC */
+    const char *tables; /* a perft job's tables, one line (job_tables.h); NULL: not a perft job;
+                           borrowed */
 } Provenance;
 
 /* Fills p with this build's version, revision, compiler and flags, the given run shape, and the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Message passing for distributed jobs (comm.h): MPI under a launcher, a single process
- * otherwise. The only file that includes <mpi.h>. Packets are plain bytes: every rank runs the
- * same binary on the same kind of machine, which a cluster job is. */
+ * otherwise. With shared_table.c, the only file that includes <mpi.h>. Packets are plain bytes:
+ * every rank runs the same binary on the same kind of machine, which a cluster job is. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "comm.h"
@@ -26,9 +26,9 @@ enum { TAG_PACKET = 1 };
 
 /* The process's place in the job: set once by comm_init, read-only after. */
 static struct {
-    bool started, mpi;
+    bool started, mpi, multiple;
     int rank, size;
-} self = { false, false, 0, 1 };
+} self = { false, false, false, 0, 1 };
 
 /* Whether a launcher started this process as a task of a parallel job. Open MPI's mpiexec sets
  * OMPI_COMM_WORLD_SIZE, PMIx launchers (srun --mpi=pmix, prterun) PMIX_RANK, PMI-1/2 launchers
@@ -58,12 +58,14 @@ int comm_init(int *argc, char ***argv, char *err, size_t errlen)
     self.started = true;
     if (!launched())
         return 0;
-    /* FUNNELED: rank 0 counts on a second thread while the main thread talks; only the main
-     * thread ever calls MPI. */
+    /* FUNNELED at least: rank 0 counts on a second thread while the main thread talks. MULTIPLE
+     * when the library has it: the counting threads of a perft then reach the shared table
+     * themselves (shared_table.c). */
     int provided;
-    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
         return errmsg_fail(err, errlen, "MPI did not start");
     self.mpi = true;
+    self.multiple = provided >= MPI_THREAD_MULTIPLE;
     MPI_Comm_rank(MPI_COMM_WORLD, &self.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &self.size);
     if (provided < MPI_THREAD_FUNNELED)
@@ -98,6 +100,7 @@ _Noreturn void comm_abort(int code)
 
 int comm_rank(void) { return self.rank; }
 int comm_size(void) { return self.size; }
+bool comm_threads_multiple(void) { return self.multiple; }
 
 #define HOST_MAX 256
 
@@ -148,6 +151,21 @@ int comm_max(int value)
         return out;
     }
     return value;
+}
+
+long long comm_broadcast(long long value)
+{
+    if (self.mpi)
+        MPI_Bcast(&value, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    return value;
+}
+
+void comm_gather_u64(const uint64_t *mine, size_t n, uint64_t *all)
+{
+    if (self.mpi)
+        MPI_Gather(mine, (int)n, MPI_UINT64_T, all, (int)n, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    else
+        memcpy(all, mine, n * sizeof *mine);
 }
 
 void comm_send_packet(int to, const void *data, size_t len)

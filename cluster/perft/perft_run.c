@@ -28,6 +28,7 @@
 #include "run_error.h"
 #include "stop_signal.h"
 #include "turn.h"
+#include "job_tables.h"
 #include "unit_counter.h"
 #include "split.h"
 
@@ -136,17 +137,27 @@ int perft_run(const PerftRun *job)
         estimate_check_memory(job->hash_bytes, "the hash table would", err, sizeof err) != 0)
         status = EXIT_USAGE;
     if (status == 0 && unit_counter_init(&counter, job->setup.variant, &job->rules, threads,
-                                         job->hash_bytes, err, sizeof err) != 0)
+                                         job_tables_own_bytes(job, ranks), err, sizeof err) != 0)
         status = EXIT_FAILED;
     Split split = { 0 };
     PerftFile *h = NULL;
     Provenance prov;
-    if (rank == 0 && status == 0) {
-        provenance_init(&prov, ranks, threads, (const char *const *)hosts, (size_t)ranks,
-                        job->config_text);
-        status = start_rank0(job, &prov, ranks, threads, &split, &h, err, sizeof err);
-    }
+    JobTables tables = { 0 };
+    Position root;
+    position_from_setup(&root, &job->setup);
     status = comm_agree(status, err);
+    if (status == 0) {
+        job_tables_init(&tables, job, &counter, &root);
+        if (rank == 0) {
+            provenance_init(&prov, ranks, threads, (const char *const *)hosts, (size_t)ranks,
+                            job->config_text);
+            prov.tables = tables.text;
+            status = start_rank0(job, &prov, ranks, threads, &split, &h, err, sizeof err);
+        }
+        status = comm_agree(status, err);
+        if (status != 0)
+            job_tables_free(&tables, &counter);
+    }
     if (status != 0) {
         if (h)
             perft_file_close(h, err, sizeof err);
@@ -159,13 +170,13 @@ int perft_run(const PerftRun *job)
     if (rank != 0) {
         if (perft_distribute_run(NULL, NULL, &counter, true, NULL, err, sizeof err) != 0)
             comm_abort(run_error(EXIT_FAILED, "rank %d: %s", rank, err));
+        job_tables_gather(&counter, NULL);
+        job_tables_free(&tables, &counter);
         unit_counter_free(&counter);
         comm_finalize();
         return EXIT_OK;
     }
 
-    Position root;
-    position_from_setup(&root, &job->setup);
     estimate_note_perft(&root, &job->rules, job->depth, threads, ranks, job->hash_bytes > 0, true);
     size_t done_before = 0;
     for (size_t i = 0; i < split.n_units; i++)
@@ -177,6 +188,7 @@ int perft_run(const PerftRun *job)
         fprintf(stderr, "perft: %zu unit%s at split depth %d, %d rank%s x %d thread%s\n",
                 split.n_units, split.n_units == 1 ? "" : "s", split.split_depth, ranks,
                 ranks == 1 ? "" : "s", threads, threads == 1 ? "" : "s");
+        fprintf(stderr, "tables: %s\n", tables.text);
     }
     FarmStats fs = { 0 };
     if (perft_distribute_run(&split, h, &counter, job->quiet, &fs, err, sizeof err) != 0) {
@@ -188,6 +200,13 @@ int perft_run(const PerftRun *job)
             run_error(EXIT_FAILED, "%s", closing);
         comm_abort(EXIT_FAILED);
     }
+    PerftTTWork *work = calloc((size_t)ranks, sizeof *work);
+    if (!work)
+        comm_abort(run_error(EXIT_FAILED, "out of memory gathering the work"));
+    job_tables_gather(&counter, work);
+    job_tables_free(&tables, &counter);
+    if (counter.tt)
+        perft_file_set_work(h, work, (size_t)ranks);
     uint64_t total = 0;
     int rc = EXIT_OK;
     if (perft_file_finish(h, &split, NULL, 0, NULL, &total, err, sizeof err) != 0) {
@@ -201,10 +220,13 @@ int perft_run(const PerftRun *job)
                 seconds, (size_t)fs.tasks, (size_t)fs.tasks_local,
                 fs.seconds > 0 ? 100.0 * fs.local_busy / fs.seconds : 0.0,
                 fs.tasks ? 1e6 * fs.coordinator_cpu / (double)fs.tasks : 0.0);
+        if (counter.tt)
+            job_tables_print(work, ranks);
         fprintf(stderr, "result: %s\n", job->output);
         if (ferror(stdout))
             rc = run_error(EXIT_FAILED, "cannot write the output");
     }
+    free(work);
     split_free(&split);
     unit_counter_free(&counter);
     comm_free_hosts(hosts, ranks);
@@ -233,6 +255,10 @@ int perft_run_config(const char *path, const char *out, ResumeMode resume, bool 
         .split_depth = c.split_depth == CONFIG_SPLIT_AUTO ? 0 : c.split_depth,
         .threads = c.threads,
         .hash_bytes = (size_t)c.hash_mb << 20,
+        .no_shared = !c.shared_table,
+        .shared_depth = c.shared_depth,
+        .shared_bytes =
+            c.shared_mb == CONFIG_SHARED_MB_AUTO ? PERFT_SHARED_AUTO : (size_t)c.shared_mb << 20,
         .key_seed = c.key_seed,
         .output = out ? out : c.output,
         .checkpoint_interval = c.checkpoint_interval,

@@ -13,15 +13,22 @@
 #include "rules.h"
 #include "setup.h"
 
+/* shared_bytes: a quarter of the hash. */
+#define PERFT_SHARED_AUTO SIZE_MAX
+
 typedef struct PerftRun {
     Setup setup; /* the root position and its variant */
     Rules rules;
     int depth;
-    int split_depth;    /* 0: chosen (split_choose_depth) */
-    int threads;        /* per rank; 0: OMP_NUM_THREADS, else every core */
-    size_t hash_bytes;  /* per rank; 0: no table */
-    uint64_t key_seed;  /* the Zobrist keys' seed (zobrist.h), the same on every rank */
-    const char *output; /* the HDF5 result file */
+    int split_depth;     /* 0: chosen (split_choose_depth) */
+    int threads;         /* per rank; 0: OMP_NUM_THREADS, else every core */
+    size_t hash_bytes;   /* per rank; 0: no table */
+    bool no_shared;      /* no shared table (job_tables.h) even over several ranks */
+    int shared_depth;    /* the least depth of a shared count; 0: measured */
+    size_t shared_bytes; /* this rank's part of the shared table, out of hash_bytes;
+                            PERFT_SHARED_AUTO: a quarter */
+    uint64_t key_seed;   /* the Zobrist keys' seed (zobrist.h), the same on every rank */
+    const char *output;  /* the HDF5 result file */
     double checkpoint_interval;
     ResumeMode resume; /* RESUME_ALWAYS: continue the checkpoint at output (it must exist) */
     bool divide, quiet;

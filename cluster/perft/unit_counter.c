@@ -16,7 +16,7 @@
 int unit_counter_init(UnitCounter *c, const Variant *v, const Rules *r, int threads,
                       size_t hash_bytes, char *err, size_t errlen)
 {
-    *c = (UnitCounter){ v, *r, threads > 0 ? threads : 1, NULL };
+    *c = (UnitCounter){ v, *r, threads > 0 ? threads : 1, NULL, { 0 } };
     if (hash_bytes > 0) {
         c->tt = perft_tt_new(hash_bytes);
         if (!c->tt)
@@ -36,15 +36,16 @@ void unit_counter_free(UnitCounter *c)
 static uint64_t count_threads(UnitCounter *c, const Position *p, int depth)
 {
     if (c->threads <= 1)
-        return perft_turns_hashed(p, &c->rules, depth, c->tt);
+        return perft_turns_hashed(p, &c->rules, depth, c->tt, &c->work);
     PerftJob job = {
         .root = p, .rules = c->rules, .depth = depth, .threads = c->threads, .tt = c->tt
     };
     PerftResult res;
     /* Out of memory for the pieces, one thread still counts the unit. */
     if (perft_job_run(&job, &res) != 0)
-        return perft_turns_hashed(p, &c->rules, depth, c->tt);
+        return perft_turns_hashed(p, &c->rules, depth, c->tt, &c->work);
     const uint64_t nodes = res.nodes;
+    perft_tt_work_add(&c->work, &res.work);
     perft_result_free(&res);
     return nodes;
 }

@@ -18,8 +18,9 @@
 typedef struct UnitCounter {
     const Variant *variant;
     Rules rules;
-    int threads; /* at least 1 */
-    PerftTT *tt; /* NULL: no table */
+    int threads;      /* at least 1 */
+    PerftTT *tt;      /* NULL: no table */
+    PerftTTWork work; /* what the rank's threads did with the table, over all its units */
 } UnitCounter;
 
 /* threads below 1 mean 1; hash_bytes 0 means no table. Returns 0, or -1 with a message when the

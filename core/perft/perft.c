@@ -61,10 +61,15 @@ int perft_job_run(const PerftJob *job, PerftResult *out)
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (size_t i = 0; i < split.n_units; i++) {
         const WorkUnit *u = &split.units[i];
+        PerftTTWork w = { 0 };
         const uint64_t nodes =
-            perft_turns_hashed(&split.positions[i], &rules, u->depth, tt) * u->multiplicity;
+            perft_turns_hashed(&split.positions[i], &rules, u->depth, tt, &w) * u->multiplicity;
 #pragma omp atomic
         out->root[u->root].nodes += nodes;
+        if (tt) {
+#pragma omp critical(carrera_perft_work)
+            perft_tt_work_add(&out->work, &w);
+        }
         if (job->progress) {
 #pragma omp critical(carrera_perft_progress)
             {

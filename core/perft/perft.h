@@ -42,6 +42,7 @@ typedef struct PerftResult {
     size_t units;      /* how many subtrees the threads shared, transpositions merged */
     size_t hash_bytes; /* memory the table really used (0 without one) */
     double seconds;    /* wall time of the counting, the set-up of units and table excluded */
+    PerftTTWork work;  /* what the threads did with the table (zero without one) */
 } PerftResult;
 
 /* Runs the job. Returns 0, or -1 when memory for the work units or the table runs out. */

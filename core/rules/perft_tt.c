@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The lock-free perft table. Each entry is two relaxed atomic words: the count with the depth in
- * its low byte, and the key's high half XORed with that word. The key's low half picks the
- * bucket. A probe checks the XOR against the key: a torn entry, mixed from two writers, passes
- * only if its words happen to satisfy that 64-bit equation. The depth is folded into the key so
- * that one position's counts at different depths never match each other; the depth byte is
- * there to choose what to replace. */
+/* The lock-free perft table. Each entry is two relaxed atomic words (perft_tt.h gives their
+ * form): the count with the depth in its low byte, and the key's high half XORed with that word.
+ * The key's low half picks the bucket. A probe checks the XOR against the key: a torn entry,
+ * mixed from two writers, passes only if its words happen to satisfy that 64-bit equation. The
+ * depth is folded into the key so that one position's counts at different depths never match
+ * each other; the depth byte is there to choose what to replace. A second level, when there is
+ * one, is asked after a miss at its depths and given the counts of those depths. */
 #define _DEFAULT_SOURCE /* mmap, madvise */
 
 #include "perft_tt.h"
@@ -29,9 +30,10 @@ typedef struct Bucket {
 struct PerftTT {
     Bucket *buckets; /* aligned inside memory */
     void *memory;
-    size_t mapped; /* bytes mapped with mmap, 0 when memory came from calloc */
-    size_t n;      /* buckets */
-    size_t stride; /* bucket i is at buckets[i * stride] */
+    size_t mapped;        /* bytes mapped with mmap, 0 when memory came from calloc */
+    size_t n;             /* buckets */
+    size_t stride;        /* bucket i is at buckets[i * stride] */
+    PerftTTShared shared; /* min_depth 0: no second level */
 };
 
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -84,6 +86,7 @@ PerftTT *perft_tt_new_spread(size_t bytes, size_t span)
     }
     tt->n = n;
     tt->stride = stride;
+    tt->shared = (PerftTTShared){ 0 };
     if (stride > 1) /* the pages are mapped now, not while the table is being timed */
         for (size_t i = 0; i < n; i++)
             atomic_store_explicit(&tt->buckets[i * stride].e[0].data, 0, memory_order_relaxed);
@@ -102,6 +105,24 @@ void perft_tt_free(PerftTT *tt)
         free(tt->memory);
     }
     free(tt);
+}
+
+void perft_tt_set_shared(PerftTT *tt, const PerftTTShared *shared)
+{
+    tt->shared = shared ? *shared : (PerftTTShared){ 0 };
+    if (shared && tt->shared.min_depth < 1)
+        tt->shared.min_depth = 1;
+}
+
+void perft_tt_work_add(PerftTTWork *total, const PerftTTWork *w)
+{
+    total->probes += w->probes;
+    total->hits += w->hits;
+    total->shared_probes += w->shared_probes;
+    total->shared_hits += w->shared_hits;
+    total->shared_stores += w->shared_stores;
+    total->shared_remote += w->shared_remote;
+    total->shared_bytes += w->shared_bytes;
 }
 
 size_t perft_tt_bytes(const PerftTT *tt) { return tt->n * sizeof(Bucket); }
@@ -126,41 +147,70 @@ void perft_tt_prefetch(const PerftTT *tt, u128 key, int depth)
     __builtin_prefetch(bucket_of(tt, (uint64_t)salted(key, depth)));
 }
 
-bool perft_tt_probe(const PerftTT *tt, u128 key, int depth, uint64_t *count)
+static bool probe_here(const PerftTT *tt, uint64_t lo, uint64_t hi, uint64_t *count)
 {
-    u128 k = salted(key, depth);
-    uint64_t lo = (uint64_t)k, hi = (uint64_t)(k >> 64);
     const Bucket *b = bucket_of(tt, lo);
     for (int i = 0; i < WAYS; i++) {
         const Entry *e = &b->e[i];
         uint64_t data = atomic_load_explicit(&e->data, memory_order_relaxed);
-        if (data && (atomic_load_explicit(&e->check, memory_order_relaxed) ^ data) == hi) {
-            *count = data >> 8;
+        if (perft_tt_entry_read(atomic_load_explicit(&e->check, memory_order_relaxed), data, hi,
+                                count))
             return true;
-        }
     }
     return false;
 }
 
 /* The shallowest entry of the bucket gives way (an empty one has depth 0): deep counts save the
- * most work and stay. A count too large for 56 bits is not stored. */
-void perft_tt_store(PerftTT *tt, u128 key, int depth, uint64_t count)
+ * most work and stay. A count too large for an entry is not stored. */
+static void store_here(PerftTT *tt, uint64_t lo, uint64_t hi, int depth, uint64_t count)
 {
-    if (count >> 56)
+    const uint64_t data = perft_tt_entry_data(depth, count);
+    if (!data)
         return;
-    u128 k = salted(key, depth);
-    uint64_t lo = (uint64_t)k, hi = (uint64_t)(k >> 64);
     Bucket *b = bucket_of(tt, lo);
     Entry *victim = &b->e[0];
-    uint64_t shallowest = 256;
+    int shallowest = 256;
     for (int i = 0; i < WAYS; i++) {
-        uint64_t d = atomic_load_explicit(&b->e[i].data, memory_order_relaxed) & 255;
+        int d = perft_tt_entry_depth(atomic_load_explicit(&b->e[i].data, memory_order_relaxed));
         if (d < shallowest) {
             shallowest = d;
             victim = &b->e[i];
         }
     }
-    uint64_t data = count << 8 | (uint64_t)(depth & 255);
     atomic_store_explicit(&victim->data, data, memory_order_relaxed);
     atomic_store_explicit(&victim->check, hi ^ data, memory_order_relaxed);
+}
+
+bool perft_tt_probe(PerftTTThread *t, u128 key, int depth, uint64_t *count)
+{
+    PerftTT *tt = t->tt;
+    u128 k = salted(key, depth);
+    uint64_t lo = (uint64_t)k, hi = (uint64_t)(k >> 64);
+    t->work.probes++;
+    if (probe_here(tt, lo, hi, count)) {
+        t->work.hits++;
+        return true;
+    }
+    const PerftTTShared *sh = &tt->shared;
+    if (!sh->min_depth || depth < sh->min_depth)
+        return false;
+    t->work.shared_probes++;
+    if (!sh->probe(sh->ctx, lo, hi, count, &t->work))
+        return false;
+    t->work.shared_hits++;
+    store_here(tt, lo, hi, depth, *count);
+    return true;
+}
+
+void perft_tt_store(PerftTTThread *t, u128 key, int depth, uint64_t count)
+{
+    PerftTT *tt = t->tt;
+    u128 k = salted(key, depth);
+    uint64_t lo = (uint64_t)k, hi = (uint64_t)(k >> 64);
+    store_here(tt, lo, hi, depth, count);
+    const PerftTTShared *sh = &tt->shared;
+    if (sh->min_depth && depth >= sh->min_depth && !(count >> 56)) {
+        t->work.shared_stores++;
+        sh->store(sh->ctx, lo, hi, depth, count, &t->work);
+    }
 }

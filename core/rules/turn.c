@@ -56,14 +56,16 @@ void position_make_turn(const Position *p, const Rules *r, const Turn *t, Positi
 
 uint64_t perft_turns(const Position *p, const Rules *r, int depth)
 {
-    return perft_turns_hashed(p, r, depth, NULL);
+    return perft_turns_hashed(p, r, depth, NULL, NULL);
 }
 
-uint64_t perft_turns_hashed(const Position *p, const Rules *r, int depth, PerftTT *tt)
+uint64_t perft_turns_hashed(const Position *p, const Rules *r, int depth, PerftTT *tt,
+                            PerftTTWork *work)
 {
-    return wide(p)
-               ? board_perft_turns_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, depth, tt)
-               : board_perft_turns_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, depth, tt);
+    return wide(p) ? board_perft_turns_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, depth,
+                                          tt, work)
+                   : board_perft_turns_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, depth,
+                                         tt, work);
 }
 
 uint64_t perft_movements(const Position *p, const Rules *r, int depth)

@@ -43,8 +43,10 @@ void position_make_turn(const Position *p, const Rules *r, const Turn *t, Positi
 uint64_t perft_turns(const Position *p, const Rules *r, int depth);
 
 /* The same with a transposition table (NULL for none); any rule set, single included. One table
- * serves one root position and rule set at a time. */
-uint64_t perft_turns_hashed(const Position *p, const Rules *r, int depth, PerftTT *tt);
+ * serves one root position and rule set at a time. work, when not NULL, has this count's use of
+ * the table added to it (perft_tt.h). */
+uint64_t perft_turns_hashed(const Position *p, const Rules *r, int depth, PerftTT *tt,
+                            PerftTTWork *work);
 
 /* The debugging count: distinct sequences of depth movements that begin sequences of complete
  * turns, each movement one ply. */

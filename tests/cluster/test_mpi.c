@@ -245,6 +245,61 @@ static void test_serial(void **state)
     check_case(&cases[6], true);
 }
 
+/* Capablanca perft 5 on every rank with a table, the shared table as extra says; returns the
+ * result file read back, its total checked. */
+static Result shared_job(const char *name, const char *const *extra)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/shared-%s.h5", tmpdir, name);
+    const char *args[32] = { "perft",   "--variant", "capablanca", "--startpos", "--depth",
+                             "5",       "--threads", "2",          "--hash",     "4",
+                             "--quiet", "--out",     path };
+    int n = 13;
+    for (int i = 0; extra[i]; i++)
+        args[n++] = extra[i];
+    args[n] = NULL;
+    char *out, *err;
+    assert_int_equal(run(false, args, &out, &err), 0);
+    assert_int_equal(parse_output(out, false), 28741319);
+    /* The summary of the work is printed, quiet or not. */
+    assert_non_null(strstr(err, "work: "));
+    Result r;
+    assert_int_equal(read_result(path, true, &r), 0);
+    assert_int_equal(r.nodes, 28741319);
+    check_units(&r, 28741319);
+    assert_int_equal(r.n_work, (size_t)ranks);
+    assert_true(r.probes > 0);
+    return r;
+}
+
+/* The shared table on by default over several ranks (here from depth 2, where every rank reaches
+ * it all the time), off when asked, and holding nothing (every shared probe misses): the same
+ * total each time, and the provenance and /perft/work say which table was used. */
+static void test_shared_table(void **state)
+{
+    (void)state;
+    const char *const on[] = { "--shared-depth", "2", NULL };
+    Result r = shared_job("on", on);
+    if (ranks > 1) {
+        assert_non_null(strstr(r.tables, "shared table"));
+        assert_null(strstr(r.tables, "no shared table"));
+        assert_true(r.shared_probes > 0 && r.shared_hits > 0 && r.shared_remote > 0);
+    } else {
+        assert_non_null(strstr(r.tables, "no shared table (one rank)"));
+    }
+    free(r.units);
+    const char *const off[] = { "--shared-table", "off", NULL };
+    r = shared_job("off", off);
+    assert_non_null(strstr(r.tables, "no shared table"));
+    assert_true(r.shared_probes == 0);
+    free(r.units);
+    const char *const empty[] = { "--shared-depth", "2", "--shared-mb", "0", NULL };
+    r = shared_job("empty", empty);
+    assert_true(r.shared_hits == 0);
+    assert_true(ranks == 1 || r.shared_probes > 0);
+    free(r.units);
+}
+
 /* A configuration file job. */
 static void test_config(void **state)
 {
@@ -370,6 +425,9 @@ static void test_kill_resume(void **state)
     assert_int_equal(r.nodes, KILL_TOTAL);
     assert_int_equal(r.divide_sum, KILL_TOTAL);
     assert_int_equal(r.resumed, 1);
+    /* Over several ranks the job had a shared table; the resume started with an empty one. */
+    assert_non_null(strstr(r.tables, "shared table"));
+    assert_true(ranks == 1 || strstr(r.tables, "no shared table") == NULL);
     /* Every rank, the killed job's and the resume's, counted with the file's key seed. */
     assert_true(r.key_seed == 12345);
     check_units(&r, KILL_TOTAL);
@@ -496,7 +554,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_totals),          cmocka_unit_test(test_serial),
         cmocka_unit_test(test_config),          cmocka_unit_test(test_kill_resume),
         cmocka_unit_test(test_refusals),        cmocka_unit_test(test_continue),
-        cmocka_unit_test(test_sigterm_flushes),
+        cmocka_unit_test(test_sigterm_flushes), cmocka_unit_test(test_shared_table),
     };
     // clang-format on
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -169,29 +169,31 @@ static void table_entries(void **state)
     PerftTT *tt = perft_tt_new(64);
     assert_non_null(tt);
     assert_int_equal(perft_tt_bytes(tt), 64);
+    PerftTTThread t = { tt, { 0 } };
     uint64_t c = 0;
     u128 k1 = ((u128)0x0123456789abcdefull << 64) | 0xfedcba9876543210ull;
     u128 k2 = k1 ^ ((u128)1 << 64); /* same slot, other verification half */
     u128 k3 = k1 ^ ((u128)2 << 64), k4 = k1 ^ ((u128)3 << 64), k5 = k1 ^ ((u128)4 << 64);
-    assert_false(perft_tt_probe(tt, k1, 3, &c));
-    perft_tt_store(tt, k1, 3, 12345);
-    assert_true(perft_tt_probe(tt, k1, 3, &c));
+    assert_false(perft_tt_probe(&t, k1, 3, &c));
+    perft_tt_store(&t, k1, 3, 12345);
+    assert_true(perft_tt_probe(&t, k1, 3, &c));
     assert_true(c == 12345);
-    assert_false(perft_tt_probe(tt, k1, 4, &c));
-    assert_false(perft_tt_probe(tt, k2, 3, &c));
-    perft_tt_store(tt, k2, 5, 777);
-    perft_tt_store(tt, k3, 4, 888);
-    perft_tt_store(tt, k4, 6, (uint64_t)1 << 50); /* large counts are kept whole */
-    assert_true(perft_tt_probe(tt, k2, 5, &c) && c == 777);
-    assert_true(perft_tt_probe(tt, k1, 3, &c) && c == 12345);
-    assert_true(perft_tt_probe(tt, k4, 6, &c) && c == (uint64_t)1 << 50);
-    perft_tt_store(tt, k5, 2, 1); /* the bucket is full: replaces the shallowest (depth 3) */
-    assert_false(perft_tt_probe(tt, k1, 3, &c));
-    assert_true(perft_tt_probe(tt, k5, 2, &c) && c == 1);
-    assert_true(perft_tt_probe(tt, k2, 5, &c) && c == 777);
-    assert_true(perft_tt_probe(tt, k3, 4, &c) && c == 888);
-    perft_tt_store(tt, k1, 7, (uint64_t)1 << 56); /* too large for an entry: not stored */
-    assert_false(perft_tt_probe(tt, k1, 7, &c));
+    assert_false(perft_tt_probe(&t, k1, 4, &c));
+    assert_false(perft_tt_probe(&t, k2, 3, &c));
+    perft_tt_store(&t, k2, 5, 777);
+    perft_tt_store(&t, k3, 4, 888);
+    perft_tt_store(&t, k4, 6, (uint64_t)1 << 50); /* large counts are kept whole */
+    assert_true(perft_tt_probe(&t, k2, 5, &c) && c == 777);
+    assert_true(perft_tt_probe(&t, k1, 3, &c) && c == 12345);
+    assert_true(perft_tt_probe(&t, k4, 6, &c) && c == (uint64_t)1 << 50);
+    perft_tt_store(&t, k5, 2, 1); /* the bucket is full: replaces the shallowest (depth 3) */
+    assert_false(perft_tt_probe(&t, k1, 3, &c));
+    assert_true(perft_tt_probe(&t, k5, 2, &c) && c == 1);
+    assert_true(perft_tt_probe(&t, k2, 5, &c) && c == 777);
+    assert_true(perft_tt_probe(&t, k3, 4, &c) && c == 888);
+    perft_tt_store(&t, k1, 7, (uint64_t)1 << 56); /* too large for an entry: not stored */
+    assert_false(perft_tt_probe(&t, k1, 7, &c));
+    assert_true(t.work.probes == 12 && t.work.hits == 7 && t.work.shared_probes == 0);
     perft_tt_free(tt);
     tt = perft_tt_new((size_t)100 << 20);
     assert_non_null(tt);
@@ -201,15 +203,87 @@ static void table_entries(void **state)
     tt = perft_tt_new_spread(128, (size_t)1 << 20);
     assert_non_null(tt);
     assert_int_equal(perft_tt_bytes(tt), 128);
+    t.tt = tt;
     u128 other = k1 ^ ((u128)1 << 63); /* the other bucket: the top bit of the low half */
-    perft_tt_store(tt, k1, 3, 11);
-    perft_tt_store(tt, other, 3, 22);
-    assert_true(perft_tt_probe(tt, k1, 3, &c) && c == 11);
-    assert_true(perft_tt_probe(tt, other, 3, &c) && c == 22);
+    perft_tt_store(&t, k1, 3, 11);
+    perft_tt_store(&t, other, 3, 22);
+    assert_true(perft_tt_probe(&t, k1, 3, &c) && c == 11);
+    assert_true(perft_tt_probe(&t, other, 3, &c) && c == 22);
     for (int i = 0; i < 4; i++) /* four more in k1's bucket push it out, not other's */
-        perft_tt_store(tt, k1 ^ ((u128)(i + 1) << 64), 3, 1);
-    assert_false(perft_tt_probe(tt, k1, 3, &c));
-    assert_true(perft_tt_probe(tt, other, 3, &c) && c == 22);
+        perft_tt_store(&t, k1 ^ ((u128)(i + 1) << 64), 3, 1);
+    assert_false(perft_tt_probe(&t, k1, 3, &c));
+    assert_true(perft_tt_probe(&t, other, 3, &c) && c == 22);
+    perft_tt_free(tt);
+}
+
+/* A second level for the test: eight entries by the key's low half, each access counted as if
+ * it had left the process. */
+typedef struct FakeLevel {
+    uint64_t lo[8], hi[8], count[8];
+} FakeLevel;
+
+static bool fake_probe(void *ctx, uint64_t lo, uint64_t hi, uint64_t *count, PerftTTWork *w)
+{
+    FakeLevel *f = ctx;
+    w->shared_remote++;
+    w->shared_bytes += 24;
+    if (f->lo[lo % 8] != lo || f->hi[lo % 8] != hi || !f->count[lo % 8])
+        return false;
+    *count = f->count[lo % 8];
+    return true;
+}
+
+static void fake_store(void *ctx, uint64_t lo, uint64_t hi, int depth, uint64_t count,
+                       PerftTTWork *w)
+{
+    FakeLevel *f = ctx;
+    (void)depth;
+    w->shared_remote++;
+    f->lo[lo % 8] = lo;
+    f->hi[lo % 8] = hi;
+    f->count[lo % 8] = count;
+}
+
+/* The second level: deep counts go there too, a miss at its depths asks it, what it finds is
+ * kept in the table, shallow counts never reach it; and perft with it counts exactly. */
+static void table_second_level(void **state)
+{
+    (void)state;
+    FakeLevel level = { 0 };
+    const PerftTTShared shared = { &level, 4, fake_probe, fake_store };
+    PerftTTThread a = { perft_tt_new(1 << 12), { 0 } }, b = { perft_tt_new(1 << 12), { 0 } };
+    assert_non_null(a.tt);
+    assert_non_null(b.tt);
+    perft_tt_set_shared(a.tt, &shared);
+    perft_tt_set_shared(b.tt, &shared);
+    u128 deep = ((u128)0x1111222233334444ull << 64) | 0x5555666677778888ull, shallow = deep ^ 1;
+    uint64_t c = 0;
+    perft_tt_store(&a, deep, 5, 4242);
+    perft_tt_store(&a, shallow, 3, 99);
+    assert_true(a.work.shared_stores == 1 && a.work.shared_remote == 1);
+    assert_true(perft_tt_probe(&b, deep, 5, &c) && c == 4242);
+    assert_true(b.work.probes == 1 && b.work.hits == 0 && b.work.shared_probes == 1 &&
+                b.work.shared_hits == 1);
+    assert_true(perft_tt_probe(&b, deep, 5, &c) && c == 4242); /* kept in b's own table */
+    assert_true(b.work.hits == 1 && b.work.shared_probes == 1);
+    assert_false(perft_tt_probe(&b, shallow, 3, &c));
+    assert_false(perft_tt_probe(&b, deep, 4, &c)); /* another depth: another key */
+    assert_true(b.work.shared_probes == 2 && b.work.shared_hits == 1);
+    perft_tt_free(a.tt);
+    perft_tt_free(b.tt);
+
+    /* Capablanca perft 4 through a table of one bucket whose second level holds eight. */
+    Position p;
+    const Rules r = { TURNS_SINGLE, EP_CLASSIC };
+    position_of("capablanca", NULL, &r, &p);
+    memset(&level, 0, sizeof level);
+    PerftTT *tt = perft_tt_new(64);
+    assert_non_null(tt);
+    const PerftTTShared low = { &level, 2, fake_probe, fake_store };
+    perft_tt_set_shared(tt, &low);
+    PerftTTWork w = { 0 };
+    assert_true(perft_turns_hashed(&p, &r, 4, tt, &w) == 805128);
+    assert_true(w.probes > 0 && w.shared_probes > 0 && w.shared_stores > 0);
     perft_tt_free(tt);
 }
 
@@ -217,9 +291,8 @@ int main(void)
 {
     // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(table_entries),
-        cmocka_unit_test(reference_positions),
-        cmocka_unit_test(double_move_rules),
+        cmocka_unit_test(table_entries),       cmocka_unit_test(table_second_level),
+        cmocka_unit_test(reference_positions), cmocka_unit_test(double_move_rules),
         cmocka_unit_test(merged_units),
     };
     // clang-format on

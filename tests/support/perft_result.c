@@ -2,6 +2,7 @@
 /* A perft result file read back in tests (perft_result.h). */
 #include "perft_result.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,55 @@ static int read_i32_attr(hid_t obj, const char *name, int32_t *v)
     herr_t rc = H5Aread(a, H5T_NATIVE_INT32, v);
     H5Aclose(a);
     return rc < 0 ? -1 : 0;
+}
+
+/* The root's text attribute name into out ("" when absent). */
+static void read_text_attr(hid_t obj, const char *name, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (H5Aexists(obj, name) <= 0)
+        return;
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    hid_t ft = H5Aget_type(a);
+    size_t size = H5Tget_size(ft);
+    char *buf = calloc(size + 1, 1);
+    if (buf && H5Aread(a, ft, buf) >= 0) /* the file's own type: a fixed-length string */
+        snprintf(out, len, "%s", buf);
+    free(buf);
+    H5Tclose(ft);
+    H5Aclose(a);
+}
+
+/* Sums the columns of /perft/work into r. */
+static void read_work(hid_t p, Result *r)
+{
+    if (H5Lexists(p, "work", H5P_DEFAULT) <= 0)
+        return;
+    typedef struct Row {
+        uint64_t probes, shared_probes, shared_hits, shared_remote;
+    } Row;
+    hid_t d = H5Dopen2(p, "work", H5P_DEFAULT);
+    hid_t s = H5Dget_space(d);
+    hssize_t n = H5Sget_simple_extent_npoints(s);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(Row));
+    H5Tinsert(t, "probes", offsetof(Row, probes), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "shared_probes", offsetof(Row, shared_probes), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "shared_hits", offsetof(Row, shared_hits), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "shared_remote", offsetof(Row, shared_remote), H5T_NATIVE_UINT64);
+    Row *rows = calloc(n > 0 ? (size_t)n : 1, sizeof *rows);
+    if (rows && n > 0 && H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) >= 0) {
+        r->n_work = (size_t)n;
+        for (hssize_t i = 0; i < n; i++) {
+            r->probes += rows[i].probes;
+            r->shared_probes += rows[i].shared_probes;
+            r->shared_hits += rows[i].shared_hits;
+            r->shared_remote += rows[i].shared_remote;
+        }
+    }
+    free(rows);
+    H5Tclose(t);
+    H5Sclose(s);
+    H5Dclose(d);
 }
 
 /* Reads the units (and, when complete, the total and divide) of the file; -1 if it cannot be
@@ -79,6 +129,8 @@ int read_result(const char *path, bool complete, Result *r)
         } else {
             rc = -1;
         }
+        read_text_attr(f, "tables", r->tables, sizeof r->tables);
+        read_work(p, r);
         if (read_i32_attr(f, "ranks", &r->ranks) < 0 ||
             read_i32_attr(f, "resumed", &r->resumed) < 0)
             rc = -1;

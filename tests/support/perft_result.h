@@ -25,6 +25,9 @@ typedef struct Result {
     int32_t ranks, resumed;
     size_t n_hosts;
     uint64_t key_seed; /* /perft key_seed (0 when absent) */
+    char tables[512];  /* the root's tables ("" when absent) */
+    size_t n_work;     /* rows of /perft/work (0 when absent) */
+    uint64_t probes, shared_probes, shared_hits, shared_remote; /* summed over its rows */
 } Result;
 
 /* Reads the units (and, when complete, the total and divide) of the file; -1 if it cannot be

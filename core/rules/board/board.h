@@ -33,7 +33,7 @@
     void board_make_turn_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,       \
                                   const Rules *r, const Turn *t, Board##N *o);                     \
     uint64_t board_perft_turns_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v, \
-                                        const Rules *r, int d, PerftTT *tt);                       \
+                                        const Rules *r, int d, PerftTT *tt, PerftTTWork *w);       \
     uint64_t board_perft_movements_##SUFFIX(const Board##N *b, const Castling##N *c,               \
                                             const Variant *v, const Rules *r, int d);              \
     bool board_first_turn_##SUFFIX(const Board##N *b, const Rules *r);                             \
