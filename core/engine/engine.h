@@ -17,6 +17,8 @@
  *     error instead of racing with the search: the front end must stop the search and wait for
  *     its thread (join) first, which is also what orders the search's writes before its next
  *     reads.
+ * The search itself may run on several threads (engine_set_threads): they are the session's own,
+ * started by it and idle between searches, and they have stopped when engine_search returns.
  * Distinct sessions share nothing: any number of threads may each drive their own. */
 #ifndef CARRERA_ENGINE_H
 #define CARRERA_ENGINE_H

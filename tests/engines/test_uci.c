@@ -520,7 +520,7 @@ static void test_threads(void **state)
     /* double-move turns, then single moves again */
     Game marseillais = game_at_start("chess", TURNS_MARSEILLAIS);
     send(&p, "setoption name TurnRules value marseillais");
-    legal_search(&p, &marseillais, "go depth 3");
+    legal_search(&p, &marseillais, "go nodes 20000");
     game_free(&marseillais);
     send(&p, "setoption name TurnRules value single");
 
