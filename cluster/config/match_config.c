@@ -251,6 +251,8 @@ static const IniKey PLAYER_KEY_LIST[] = {
                   "the transposition table in megabytes (Hash of a UCI engine, memory of xboard)"),
     INI_KEY_WHOLE(PlayerConfig, "cores", cores, 1, 1024,
                   "engine = xboard: the engine's threads, sent with cores (it must offer smp=1)"),
+    INI_KEY_WHOLE(PlayerConfig, "threads", threads, 1, SEARCH_THREADS_MAX,
+                  "engine = carrera: the search's threads over one shared table (default 1)"),
     INI_KEY_FAMILY(PlayerConfig, "option.NAME", options, is_option, read_option,
                    "an option value of at most 255 characters (names at most 63)",
                    "engine = uci: the UCI option NAME, sent with setoption; engine = xboard: "
@@ -312,6 +314,11 @@ static void check_player(IniCheck *check, MatchConfig *c, const Ini *ini, int in
     if (p->cores && p->kind != PLAYER_XBOARD)
         ini_fail(check, ini_file_line(ini, section, "cores"),
                  "[%s]: cores is for engine = xboard (a UCI engine has option.Threads)", section);
+    if (p->threads && p->kind != PLAYER_CARRERA)
+        ini_fail(check, ini_file_line(ini, section, "threads"),
+                 "[%s]: threads is for engine = carrera (a UCI engine has option.Threads, an "
+                 "xboard engine cores)",
+                 section);
     if (p->kind == PLAYER_XBOARD)
         check_xboard_player(check, c, p, ini, section);
     if (p->kind != PLAYER_CARRERA) {

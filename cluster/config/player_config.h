@@ -41,6 +41,7 @@ typedef struct PlayerConfig {
     PlayerLimits limits;
     int hash_mb;     /* the transposition table (Hash of a UCI engine, memory of an xboard one) */
     int cores;       /* PLAYER_XBOARD: sent with cores (0: not sent) */
+    int threads;     /* PLAYER_CARRERA: the search's threads (0: one) */
     EvalParams eval; /* PLAYER_CARRERA */
     char command[PLAYER_COMMAND_MAX];         /* external: program and arguments, split at blanks */
     PlayerOption options[PLAYER_MAX_OPTIONS]; /* external: setoption (UCI), option (xboard) */

@@ -181,6 +181,11 @@ Player *player_new(const PlayerConfig *c, const Variant *v, const Rules *r, bool
             errmsg_set(err, errlen, "out of memory for player %s", c->name);
             return NULL;
         }
+        if (c->threads > 1 && engine_set_threads(p->session, c->threads, why, sizeof why) != 0) {
+            player_free(p);
+            errmsg_set(err, errlen, "player %s: %s", c->name, why);
+            return NULL;
+        }
         return p;
     }
     if (start_engine(p, err, errlen) != 0) {

@@ -310,9 +310,13 @@ int uci_client_new_game(UciClient *e, char *err, size_t errlen)
     return sync_with(e, "ucinewgame\n", "'ucinewgame'", err, errlen);
 }
 
-/* Notes the score and node count of an `info` line. */
+/* Notes the score and node count of an `info` line (of the best line only, when the engine
+ * reports several: MultiPV). */
 static void note_info(const char *line, UciSearchAnswer *out)
 {
+    const char *multipv = strstr(line, " multipv ");
+    if (multipv && strtol(multipv + 9, NULL, 10) > 1)
+        return;
     const char *score = strstr(line, " score ");
     if (score) {
         int v;

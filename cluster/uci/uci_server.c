@@ -42,7 +42,8 @@ typedef struct Uci {
     const Variant *variant;   /* UCI_Variant */
     bool chess960;            /* UCI_Chess960 */
     Rules turn_rules;         /* TurnRules, EnPassantRule */
-    Engine *engine;           /* the game, the evaluation options, Hash, the search */
+    Engine *engine;           /* the game, the evaluation options, Hash, Threads, the search */
+    int multipv;              /* MultiPV: the best root turns each search reports */
     pthread_t thread;
     bool searching; /* a search thread exists and has not been joined */
     bool infinite;  /* it may print bestmove only after `stop` */
@@ -129,8 +130,8 @@ static void print_info(const SearchReport *r, void *ctx)
 {
     Uci *u = ctx;
     char line[8192], turn[TURN_TEXT_MAX];
-    size_t used =
-        (size_t)snprintf(line, sizeof line, "info depth %d seldepth %d", r->depth, r->seldepth);
+    size_t used = (size_t)snprintf(line, sizeof line, "info depth %d seldepth %d multipv %d",
+                                   r->depth, r->seldepth, r->multipv);
     if (r->mate)
         used += (size_t)snprintf(line + used, sizeof line - used, " score mate %d", r->mate);
     else
@@ -219,6 +220,8 @@ static void cmd_uci(Uci *u)
     reply(u, "option name Hash type spin default %d min 1 max %d", ENGINE_HASH_DEFAULT_MB,
           ENGINE_HASH_MAX_MB);
     reply(u, "option name Clear Hash type button");
+    reply(u, "option name Threads type spin default 1 min 1 max %d", SEARCH_THREADS_MAX);
+    reply(u, "option name MultiPV type spin default 1 min 1 max %d", SEARCH_MULTIPV_MAX);
     EvalParams defaults;
     eval_defaults(&defaults);
     const EvalParamInfo *params = eval_param_list(&count);
@@ -291,6 +294,20 @@ static void cmd_setoption(Uci *u, char **tokens, int n)
                   value);
         else if (engine_set_hash(u->engine, (size_t)mb, err, sizeof err) != 0)
             reply(u, "info string error: %s", err);
+    } else if (strcasecmp(name, "Threads") == 0) {
+        long long n;
+        if (!parse_count(value, SEARCH_THREADS_MAX, &n) || n < 1)
+            reply(u, "info string error: Threads takes 1 to %d, not '%s'", SEARCH_THREADS_MAX,
+                  value);
+        else if (engine_set_threads(u->engine, (int)n, err, sizeof err) != 0)
+            reply(u, "info string error: %s", err);
+    } else if (strcasecmp(name, "MultiPV") == 0) {
+        long long n;
+        if (!parse_count(value, SEARCH_MULTIPV_MAX, &n) || n < 1)
+            reply(u, "info string error: MultiPV takes 1 to %d, not '%s'", SEARCH_MULTIPV_MAX,
+                  value);
+        else
+            u->multipv = (int)n;
     } else if (strcasecmp(name, "Clear Hash") == 0) {
         if (engine_clear_hash(u->engine, err, sizeof err) != 0)
             reply(u, "info string error: %s", err);
@@ -449,7 +466,9 @@ static void cmd_go(Uci *u, char **tokens, int n)
     }
     bool infinite;
     SearchLimits limits = parse_go(u, tokens, n, &infinite);
-    u->go = (EngineGo){ .limits = limits, .stop = &u->stop, .report = print_info, .ctx = u };
+    u->go = (EngineGo){
+        .limits = limits, .stop = &u->stop, .multipv = u->multipv, .report = print_info, .ctx = u
+    };
     u->infinite = infinite;
     /* cleared before the thread exists: a `stop` right after `go` is not lost */
     atomic_store(&u->stop, false);
@@ -530,6 +549,7 @@ int uci_loop(FILE *in, FILE *out, const EvalParams *params)
     Uci u = { .out = out,
               .variant = variant_by_name("chess"),
               .chess960 = false,
+              .multipv = 1,
               .turn_rules = { TURNS_SINGLE, EP_CLASSIC } };
     char err[ERRMSG_LEN];
     u.engine = engine_new(ENGINE_HASH_DEFAULT_MB, params, err, sizeof err);

@@ -313,7 +313,7 @@ static void cmd_protover(Xboard *x)
     reply(x,
           "feature myname=\"Carrera %s\" variants=\"%s\" setboard=1 usermove=1 ping=1 "
           "playother=1 sigint=0 sigterm=0 colors=0 time=1 draw=0 reuse=1 analyze=1 "
-          "memory=1 nps=1 name=0 ics=0 pause=0",
+          "memory=1 smp=1 nps=1 name=0 ics=0 pause=0",
           carrera_version, variants);
     reply(x, "feature option=\"Clear Hash -button\"");
     int count;
@@ -432,18 +432,39 @@ static void cmd_go(Xboard *x, bool other)
         start_search(x, true);
 }
 
-static void cmd_memory(Xboard *x, const char *mb, const char *line)
+/* A whole number of at least 1 in text, or -1. */
+static long long positive(const char *text)
 {
     char *end = "";
-    long long v = mb && *mb >= '0' && *mb <= '9' ? strtoll(mb, &end, 10) : -1;
+    long long v = text && *text >= '0' && *text <= '9' ? strtoll(text, &end, 10) : -1;
+    return v >= 1 && !*end ? v : -1;
+}
+
+static void cmd_memory(Xboard *x, const char *mb, const char *line)
+{
+    long long v = positive(mb);
     char err[ERRMSG_LEN];
-    if (v < 1 || *end) {
+    if (v < 1) {
         reply(x, "Error (memory takes a number of MiB): %s", line);
         return;
     }
     /* the table is all the memory the engine uses that grows */
     size_t size = v > ENGINE_HASH_MAX_MB ? ENGINE_HASH_MAX_MB : (size_t)v;
     if (engine_set_hash(x->engine, size, err, sizeof err) != 0)
+        reply(x, "Error (%s): %s", err, line);
+}
+
+/* cores N: the search's threads (more than the search takes are capped, as memory is). */
+static void cmd_cores(Xboard *x, const char *n, const char *line)
+{
+    long long v = positive(n);
+    char err[ERRMSG_LEN];
+    if (v < 1) {
+        reply(x, "Error (cores takes a number of threads): %s", line);
+        return;
+    }
+    int threads = v > SEARCH_THREADS_MAX ? SEARCH_THREADS_MAX : (int)v;
+    if (engine_set_threads(x->engine, threads, err, sizeof err) != 0)
         reply(x, "Error (%s): %s", err, line);
 }
 
@@ -594,6 +615,8 @@ static bool handle(Xboard *x, char *line, char **tokens)
             clock_answer(x, xboard_clock_nps(&x->clock, arg, err, sizeof err), err, original);
         } else if (strcmp(cmd, "memory") == 0) {
             cmd_memory(x, arg, original);
+        } else if (strcmp(cmd, "cores") == 0) {
+            cmd_cores(x, arg, original);
         } else if (strcmp(cmd, "option") == 0) {
             cmd_option(x, n > 1 ? original + (tokens[1] - line) : "", original);
         } else if (strcmp(cmd, "result") == 0) {

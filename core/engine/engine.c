@@ -220,6 +220,20 @@ int engine_set_hash(Engine *e, size_t hash_mb, char *err, size_t errlen)
     return 0;
 }
 
+int engine_set_threads(Engine *e, int n, char *err, size_t errlen)
+{
+    if (n < 1 || n > SEARCH_THREADS_MAX)
+        return errmsg_fail(err, errlen, "the search takes 1 to %d threads, not %d",
+                           SEARCH_THREADS_MAX, n);
+    if (!take(e, err, errlen))
+        return -1;
+    bool ok = searcher_set_threads(e->searcher, n);
+    give_back(e);
+    if (!ok)
+        return errmsg_fail(err, errlen, "cannot start %d search threads: the old ones are kept", n);
+    return 0;
+}
+
 int engine_clear_hash(Engine *e, char *err, size_t errlen)
 {
     if (!take(e, err, errlen))
@@ -241,6 +255,7 @@ int engine_search(Engine *e, const EngineGo *go, EngineResult *out, char *err, s
                        .n_history = g->n_turns,
                        .limits = go->limits,
                        .stop = go->stop,
+                       .multipv = go->multipv,
                        .report = go->report,
                        .ctx = go->ctx };
     out->best = search_run(e->searcher, &in, &out->final);

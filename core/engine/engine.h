@@ -2,8 +2,9 @@
 /* The engine session: everything a protocol front end (the UCI server, Carrera's own player in a
  * match, the bench) drives, and nothing of a protocol. It owns the game being played (its start,
  * the turns since and their keys, which the search needs for repetitions), the evaluation
- * parameters in their prepared form, the transposition table and the searcher. A front end only
- * translates its protocol into these calls, so a second protocol is one new file beside the first.
+ * parameters in their prepared form, the transposition table and the searcher with its threads.
+ * A front end only translates its protocol into these calls, so a second protocol is one new file
+ * beside the first.
  *
  * Threads. A session is driven by one thread at a time, except for its search: engine_search may
  * run in a thread of its own (the UCI server's search thread) while the driving thread waits for
@@ -16,6 +17,8 @@
  *     error instead of racing with the search: the front end must stop the search and wait for
  *     its thread (join) first, which is also what orders the search's writes before its next
  *     reads.
+ * The search itself may run on several threads (engine_set_threads): they are the session's own,
+ * started by it and idle between searches, and they have stopped when engine_search returns.
  * Distinct sessions share nothing: any number of threads may each drive their own. */
 #ifndef CARRERA_ENGINE_H
 #define CARRERA_ENGINE_H
@@ -78,15 +81,22 @@ const EvalParams *engine_eval_params(const Engine *e);
  * (the old table kept) when out of range, out of memory or during a search. */
 int engine_set_hash(Engine *e, size_t hash_mb, char *err, size_t errlen);
 
+/* Searches on n threads (1 to SEARCH_THREADS_MAX; a session starts with 1) sharing the table
+ * (search.h). 0, or -1 with err when out of range, during a search or when the system refuses a
+ * thread (the old number kept). */
+int engine_set_threads(Engine *e, int n, char *err, size_t errlen);
+
 /* Empties the table and the move-ordering statistics, the game kept. 0, or -1 during a search. */
 int engine_clear_hash(Engine *e, char *err, size_t errlen);
 
-/* How to search: the limits, the stop flag (may be NULL; set by any thread to end the search) and
- * the callback (may be NULL) called with ctx after every completed iteration, in the searching
+/* How to search: the limits, the stop flag (may be NULL; set by any thread to end the search), the
+ * number of best root turns to find with their lines (MultiPV; 0 or 1: one) and the callback (may
+ * be NULL) called with ctx after every completed iteration, once per line, in the searching
  * thread. */
 typedef struct EngineGo {
     SearchLimits limits;
     atomic_bool *stop;
+    int multipv;
     SearchReportFn report;
     void *ctx;
 } EngineGo;

@@ -1,8 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* The engine's search (search.h): a searcher's life cycle and the iterative deepening with
- * aspiration windows at the root. The tree below the root is search_tree.c; the table,
- * the move ordering and the limits are search_tt.c, search_order.c and search_limits.c, over the
- * Searcher of search_internal.h. */
+/* The engine's search (search.h): a searcher's life cycle, its helper threads, and the iterative
+ * deepening with aspiration windows at the root, for one principal variation or several. The tree
+ * below the root is search_tree.c; the table, the move ordering, the limits and the threads are
+ * search_tt.c, search_order.c, search_limits.c and search_pool.c, over the Searcher of
+ * search_internal.h.
+ *
+ * Lazy SMP. With n threads the caller's thread (the main one) and n - 1 helpers search the same
+ * root at once, each with its own move-ordering statistics, killers, lines and path keys, and
+ * meet only in the shared table, where each finds the others' results. The helpers vary their
+ * depths so that they do not all walk the same tree in step: odd helpers start one iteration
+ * deeper, and from the second helper on each skips every fourth depth at an offset of its own.
+ * The main thread alone reports, watches the clock and the stop flag, and decides: when it ends,
+ * the helpers are told to stop, and the turn of the thread with the deepest complete iteration is
+ * played (the main thread's on a tie). */
 #include "search.h"
 
 #include <math.h>
@@ -13,49 +23,137 @@
 
 /* ---- life cycle ---------------------------------------------------------------------------- */
 
-Searcher *searcher_new(size_t hash_mb)
+/* One thread's search over the table tt. */
+static Searcher *thread_new(SearchTT *tt)
 {
     Searcher *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    if (!search_tt_alloc(&s->tt, hash_mb)) {
-        free(s);
-        return NULL;
-    }
+    s->tt = tt;
     for (int d = 1; d < 64; d++)
         for (int m = 1; m < 64; m++)
             s->lmr[d][m] = (unsigned char)(0.75 + log(d) * log(m) / 2.25);
     return s;
 }
 
-void searcher_free(Searcher *s)
+static void thread_free(Searcher *s)
 {
-    if (!s)
-        return;
     for (int i = 0; i <= MAX_PLY; i++) {
         turn_list_free(&s->ply[i].turns);
         free(s->ply[i].order);
     }
     free(s->keys);
-    search_tt_free(&s->tt);
     free(s);
 }
 
-bool searcher_resize(Searcher *s, size_t hash_mb) { return search_tt_alloc(&s->tt, hash_mb); }
-
-void searcher_clear(Searcher *s)
+/* The thread's move-ordering statistics forgotten. */
+static void thread_clear(Searcher *s)
 {
-    search_tt_clear(&s->tt);
     memset(&s->history, 0, sizeof s->history);
     for (int i = 0; i <= MAX_PLY; i++)
         memset(s->ply[i].killers, 0, sizeof s->ply[i].killers);
 }
 
+Searcher *searcher_new(size_t hash_mb)
+{
+    SearchTeam *team = calloc(1, sizeof *team);
+    if (!team)
+        return NULL;
+    Searcher *s = thread_new(&team->tt);
+    if (!s || !search_tt_alloc(&team->tt, hash_mb)) {
+        free(s);
+        free(team);
+        return NULL;
+    }
+    atomic_init(&team->halt, false);
+    atomic_init(&team->share.granted, 0);
+    s->team = team;
+    return s;
+}
+
+/* The helpers ended and freed. */
+static void drop_helpers(SearchTeam *team)
+{
+    if (team->pool) {
+        search_pool_stop(team->pool);
+        free(team->pool);
+        team->pool = NULL;
+    }
+    for (int i = 0; i < team->n_helpers; i++)
+        thread_free(team->helpers[i]);
+    free(team->helpers);
+    team->helpers = NULL;
+    team->n_helpers = 0;
+}
+
+void searcher_free(Searcher *s)
+{
+    if (!s)
+        return;
+    drop_helpers(s->team);
+    search_tt_free(&s->team->tt);
+    free(s->team);
+    thread_free(s);
+}
+
+bool searcher_resize(Searcher *s, size_t hash_mb) { return search_tt_alloc(s->tt, hash_mb); }
+
+void searcher_clear(Searcher *s)
+{
+    search_tt_clear(s->tt);
+    thread_clear(s);
+    for (int i = 0; i < s->team->n_helpers; i++)
+        thread_clear(s->team->helpers[i]);
+}
+
+static void help(void *ctx, int index);
+
+bool searcher_set_threads(Searcher *s, int n)
+{
+    SearchTeam *team = s->team;
+    if (n < 1 || n > SEARCH_THREADS_MAX)
+        return false;
+    if (n - 1 == team->n_helpers)
+        return true;
+    Searcher **helpers = n > 1 ? calloc((size_t)n - 1, sizeof *helpers) : NULL;
+    bool ok = n == 1 || helpers != NULL;
+    for (int i = 0; ok && i < n - 1; i++)
+        ok = (helpers[i] = thread_new(s->tt)) != NULL;
+    /* the pool stays where it starts: its threads hold its address */
+    SearchPool *pool = ok && n > 1 ? malloc(sizeof *pool) : NULL;
+    if (n > 1 && (!pool || !search_pool_start(pool, n - 1, help, s))) {
+        free(pool);
+        ok = false;
+    }
+    if (!ok) {
+        for (int i = 0; helpers && i < n - 1; i++)
+            if (helpers[i])
+                thread_free(helpers[i]);
+        free(helpers);
+        return false;
+    }
+    drop_helpers(team);
+    team->helpers = helpers;
+    team->n_helpers = n - 1;
+    team->pool = pool;
+    return true;
+}
+
 /* ---- iterative deepening ------------------------------------------------------------------- */
+
+/* The nodes of every thread: the main thread's own count and what its helpers published. */
+static uint64_t total_nodes(const Searcher *s)
+{
+    uint64_t n = s->budget.nodes;
+    for (int i = 0; s->team && i < s->team->n_helpers; i++)
+        n += atomic_load_explicit(&s->team->helpers[i]->budget.published, memory_order_relaxed);
+    return n;
+}
 
 static void fill_report(const Searcher *s, int depth, int score, int alpha, int beta,
                         SearchReport *r)
 {
+    r->multipv = 1;
     r->depth = depth;
     r->seldepth = s->seldepth;
     r->score = score;
@@ -66,9 +164,9 @@ static void fill_report(const Searcher *s, int depth, int score, int alpha, int 
         r->mate = -((SCORE_MATE + score) / 2);
     r->lowerbound = score >= beta;
     r->upperbound = score <= alpha;
-    r->nodes = s->budget.nodes;
+    r->nodes = total_nodes(s);
     r->ms = search_limits_elapsed(&s->budget);
-    r->hashfull = search_tt_hashfull(&s->tt);
+    r->hashfull = search_tt_hashfull(s->tt);
     r->pv_len = s->pv_len[0];
     memcpy(r->pv, s->pv[0], (size_t)r->pv_len * sizeof(Turn));
 }
@@ -85,78 +183,233 @@ static bool reserve_keys(Searcher *s, size_t n)
     return true;
 }
 
-Turn search_run(Searcher *s, const SearchInput *in, SearchReport *final)
+/* Sets s up to search in: the root's turns generated, the budget started. False when there is
+ * nothing to search: the game is over, or memory ran out. */
+static bool prepare(Searcher *s, const SearchInput *in, SearchNodeShare *share)
 {
-    Turn none = { { 0, 0 }, 0 };
     s->in = in;
     s->double_moves = in->rules->turns != TURNS_SINGLE;
     s->galvin = in->rules->turns == TURNS_GALVIN;
     s->seldepth = 0;
-    s->root_best = none;
-    s->tt.generation++;
-    search_limits_start(&s->budget, &in->limits, position_side(in->root), in->stop);
+    s->root_best = s->found = (Turn){ { 0, 0 }, 0 };
+    s->n_excluded = 0;
+    memset(&s->done, 0, sizeof s->done);
+    search_limits_start(&s->budget, &in->limits, position_side(in->root), in->stop, share);
     memset(s->pv_len, 0, sizeof s->pv_len);
-    if (final)
-        memset(final, 0, sizeof *final);
-
     /* the root's turns: none means the game is over; memory trouble means no search */
     PlyData *root = &s->ply[0];
     if (!search_tree_generate(s, in->root, &root->turns, false) || root->turns.n == 0 ||
         !reserve_keys(s, in->n_history + MAX_PLY + 1))
-        return none;
-    Turn fallback = root->turns.v[0];
+        return false;
     if (in->n_history)
         memcpy(s->keys, in->history, in->n_history * sizeof *s->keys);
     s->key_base = in->n_history;
+    return true;
+}
 
+/* The score of the root at depth within an aspiration window around the last score, widened
+ * until the score falls inside it; *alpha, *beta receive the last window. */
+static int aspire(Searcher *s, int depth, int last, int *alpha, int *beta)
+{
+    int window = 30;
+    *alpha = -SCORE_INF;
+    *beta = SCORE_INF;
+    if (depth >= 4 && abs(last) < SCORE_MATE_BOUND) {
+        *alpha = last - window;
+        *beta = last + window;
+    }
+    for (;;) {
+        s->seldepth = 0;
+        int v = search_tree_alphabeta(s, s->in->root, 0, depth, *alpha, *beta, false);
+        if (s->budget.aborted)
+            return v;
+        if (v <= *alpha && *alpha > -SCORE_INF) {
+            *beta = (*alpha + *beta) / 2;
+            *alpha = v - window > -SCORE_INF ? v - window : -SCORE_INF;
+        } else if (v >= *beta && *beta < SCORE_INF) {
+            *beta = v + window < SCORE_INF ? v + window : SCORE_INF;
+        } else {
+            return v;
+        }
+        window *= 2;
+    }
+}
+
+/* Whether helper (from 1) leaves out the iteration of depth. */
+static bool skips(int helper, int depth) { return helper >= 2 && (depth + helper) % 4 == 0; }
+
+/* The lines best first (stable: equal scores keep the order they were found in). */
+static void sort_lines(SearchReport *lines, int n)
+{
+    for (int i = 1; i < n; i++) {
+        SearchReport r = lines[i];
+        int j = i;
+        for (; j > 0 && lines[j - 1].score < r.score; j--)
+            lines[j] = lines[j - 1];
+        lines[j] = r;
+    }
+}
+
+/* The iteration of depth for n_lines > 1 principal variations: each line searched without the
+ * root turns of the lines before it, then all of them ordered best first, the best one's turn
+ * written back to the root's table entry (the last line's search left its own there). lines
+ * holds the previous iteration's lines (for their aspiration windows) and receives this one's;
+ * false when the search was aborted, with *lines_done the lines this iteration completed. */
+static bool iterate_lines(Searcher *s, int depth, SearchReport *lines, int n_lines, Turn *excluded,
+                          int *lines_done)
+{
+    s->excluded = excluded;
+    s->n_excluded = 0;
+    for (int j = 0; j < n_lines; j++) {
+        int alpha, beta, v = aspire(s, depth, lines[j].score, &alpha, &beta);
+        if (s->budget.aborted) {
+            *lines_done = j;
+            s->n_excluded = 0;
+            return false;
+        }
+        fill_report(s, depth, v, alpha, beta, &lines[j]);
+        excluded[s->n_excluded++] = s->root_best;
+    }
+    s->n_excluded = 0;
+    sort_lines(lines, n_lines);
+    for (int j = 0; j < n_lines; j++)
+        lines[j].multipv = j + 1;
+    search_tt_store(s->tt, position_key128(s->in->root), depth,
+                    search_tt_score_in(lines[0].score, 0), BOUND_EXACT, &lines[0].pv[0]);
+    *lines_done = n_lines;
+    return true;
+}
+
+/* Iterative deepening on one thread: helper 0 is the main thread, which reports and finds
+ * n_lines principal variations (lines: room for them, zeroed); a helper finds one line and
+ * varies its depths. Leaves the best turn in s->found and the last complete iteration's best
+ * line in s->done. */
+static void deepen(Searcher *s, int helper, SearchReport *lines, int n_lines, Turn *excluded)
+{
+    const SearchInput *in = s->in;
+    const PlyData *root = &s->ply[0];
     int max_depth =
         in->limits.depth > 0 && in->limits.depth < MAX_PLY ? in->limits.depth : MAX_PLY - 1;
-    Turn best = none;
+    Turn best = { { 0, 0 }, 0 };
     int score = 0;
-    for (int depth = 1; depth <= max_depth; depth++) {
+    for (int depth = 1 + helper % 2; depth <= max_depth; depth++) {
+        if (skips(helper, depth))
+            continue;
         s->root_depth = depth;
-        int window = 30, alpha = -SCORE_INF, beta = SCORE_INF;
-        if (depth >= 4 && abs(score) < SCORE_MATE_BOUND) {
-            alpha = score - window;
-            beta = score + window;
-        }
-        int v;
-        for (;;) {
-            s->seldepth = 0;
-            v = search_tree_alphabeta(s, in->root, 0, depth, alpha, beta, false);
-            if (s->budget.aborted)
-                break;
-            if (v <= alpha && alpha > -SCORE_INF) {
-                beta = (alpha + beta) / 2;
-                alpha = v - window > -SCORE_INF ? v - window : -SCORE_INF;
-            } else if (v >= beta && beta < SCORE_INF) {
-                beta = v + window < SCORE_INF ? v + window : SCORE_INF;
-            } else {
+        s->root_best = (Turn){ { 0, 0 }, 0 };
+        if (n_lines > 1) {
+            int done;
+            if (!iterate_lines(s, depth, lines, n_lines, excluded, &done)) {
+                /* the first line of the unfinished iteration is complete: it is the best */
+                if (done > 0) {
+                    best = lines[0].pv[0];
+                    s->done = lines[0];
+                } else if (s->root_best.n) {
+                    best = s->root_best;
+                }
                 break;
             }
-            window *= 2;
+            best = lines[0].pv[0];
+            s->done = lines[0];
+            for (int j = 0; j < n_lines && in->report; j++)
+                in->report(&lines[j], in->ctx);
+        } else {
+            int alpha, beta, v = aspire(s, depth, score, &alpha, &beta);
+            if (s->budget.aborted) {
+                /* a turn that beat the previous best inside the unfinished iteration is better */
+                if (s->root_best.n)
+                    best = s->root_best;
+                break;
+            }
+            score = v;
+            best = s->root_best.n ? s->root_best : best;
+            fill_report(s, depth, v, alpha, beta, &s->done);
+            if (helper == 0 && in->report)
+                in->report(&s->done, in->ctx);
         }
-        if (s->budget.aborted) {
-            /* a turn that beat the previous best inside the unfinished iteration is better */
-            if (s->root_best.n)
-                best = s->root_best;
-            break;
-        }
-        score = v;
-        best = s->root_best.n ? s->root_best : best;
-        SearchReport r;
-        fill_report(s, depth, v, alpha, beta, &r);
-        if (final)
-            *final = r;
-        if (in->report)
-            in->report(&r, in->ctx);
         if (search_limits_soft_reached(&s->budget))
             break;
         /* with only one legal turn there is nothing to think about under a clock */
         if (root->turns.n == 1 && s->budget.hard_ms)
             break;
     }
+    s->found = best;
+}
+
+/* A helper's search of the main thread's root, until it is told to stop or reaches the depth
+ * limit. */
+static void help(void *ctx, int index)
+{
+    Searcher *main = ctx;
+    SearchTeam *team = main->team;
+    Searcher *h = team->helpers[index];
+    if (prepare(h, &team->helper_in, &team->share))
+        deepen(h, index + 1, NULL, 1, NULL);
+    atomic_store_explicit(&h->budget.published, h->budget.nodes, memory_order_relaxed);
+}
+
+/* Starts the helpers on in's root: they search without reports, clock or the caller's stop flag,
+ * stopped by the main thread through team->halt, within the node limit they share with it. */
+static void start_helpers(Searcher *s, const SearchInput *in)
+{
+    SearchTeam *team = s->team;
+    team->helper_in = *in;
+    team->helper_in.report = NULL;
+    team->helper_in.multipv = 1;
+    team->helper_in.stop = &team->halt;
+    SearchLimits l = search_limits_none();
+    l.depth = in->limits.depth;
+    l.nodes = in->limits.nodes;
+    l.infinite = true;
+    team->helper_in.limits = l;
+    atomic_store(&team->halt, false);
+    search_pool_run(team->pool);
+}
+
+Turn search_run(Searcher *s, const SearchInput *in, SearchReport *final)
+{
+    SearchTeam *team = s->team;
+    bool helped = team->n_helpers > 0;
+    s->tt->generation++;
     if (final)
-        final->nodes = s->budget.nodes;
-    return best.n ? best : fallback;
+        memset(final, 0, sizeof *final);
+    team->share.limit = in->limits.nodes;
+    atomic_store(&team->share.granted, 0);
+    if (!prepare(s, in, helped ? &team->share : NULL))
+        return (Turn){ { 0, 0 }, 0 };
+    Turn fallback = s->ply[0].turns.v[0];
+    int n_lines = in->multipv > 1 ? in->multipv : 1;
+    if (n_lines > SEARCH_MULTIPV_MAX)
+        n_lines = SEARCH_MULTIPV_MAX;
+    if ((size_t)n_lines > s->ply[0].turns.n)
+        n_lines = (int)s->ply[0].turns.n;
+    SearchReport *lines = n_lines > 1 ? calloc((size_t)n_lines, sizeof *lines) : NULL;
+    Turn *excluded = n_lines > 1 ? calloc((size_t)n_lines, sizeof *excluded) : NULL;
+    if (!lines || !excluded)
+        n_lines = 1; /* without memory for the lines, one line is still a search */
+
+    if (helped)
+        start_helpers(s, in);
+    deepen(s, 0, lines, n_lines, excluded);
+    free(lines);
+    free(excluded);
+    if (helped) {
+        atomic_store(&team->halt, true);
+        search_pool_wait(team->pool);
+    }
+
+    /* the deepest complete iteration decides (one line only: the lines are the main thread's) */
+    const Searcher *chosen = s;
+    for (int i = 0; i < team->n_helpers && n_lines == 1; i++) {
+        const Searcher *h = team->helpers[i];
+        if (h->found.n && h->done.depth > chosen->done.depth)
+            chosen = h;
+    }
+    SearchReport last = chosen->done;
+    last.nodes = total_nodes(s);
+    if (chosen != s && in->report)
+        in->report(&last, in->ctx); /* the line of the turn played, last before it */
+    if (final)
+        *final = last;
+    return chosen->found.n ? chosen->found : fallback;
 }

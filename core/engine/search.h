@@ -3,8 +3,11 @@
  * a transposition table, quiescence, null move, late move reductions and a check extension.
  * A turn is one movement under single-move rules and one or two under the double-move rules, so
  * the score changes sign only at turn boundaries and every rule set's game ends are scored where
- * the turn rules say. One Searcher is one thread's search; with a node limit its result depends
- * only on its inputs and on what its table holds (searcher_clear empties it). */
+ * the turn rules say. A Searcher searches on the calling thread and, with more than one thread
+ * (searcher_set_threads), on helper threads too, all over one shared table (Lazy SMP); with one
+ * thread and a node limit its result depends only on its inputs and on what its table holds
+ * (searcher_clear empties it). With MultiPV (SearchInput.multipv) each iteration finds the best
+ * root turns one after another, each searched without the ones found before it. */
 #ifndef CARRERA_SEARCH_H
 #define CARRERA_SEARCH_H
 
@@ -19,9 +22,13 @@
 /* Scores beyond this are mates: SCORE_MATE - n means mate n turns from the root. */
 #define SCORE_MATE_BOUND (SCORE_MATE - MAX_PLY)
 
+/* The most threads and principal variations a search takes. */
+#define SEARCH_THREADS_MAX 256
+#define SEARCH_MULTIPV_MAX 256
+
 typedef struct SearchLimits {
     int depth;           /* in turns; 0: no limit */
-    uint64_t nodes;      /* 0: no limit */
+    uint64_t nodes;      /* 0: no limit; with several threads, all of their nodes together */
     int64_t movetime_ms; /* 0: no limit */
     int64_t time_ms[2];  /* clock of White and Black; negative: no clock */
     int64_t inc_ms[2];
@@ -32,13 +39,14 @@ typedef struct SearchLimits {
 /* A limit that sets nothing: every field zero, clocks absent. */
 SearchLimits search_limits_none(void);
 
-/* What an iteration found, for `info` lines. */
+/* What an iteration found for one principal variation, for `info` lines. */
 typedef struct SearchReport {
+    int multipv; /* which of the best root turns, from 1 */
     int depth, seldepth;
     int score; /* centipawns from the root side's view */
     int mate;  /* non-zero: mate in that many of the root side's turns (< 0: mated) */
     bool lowerbound, upperbound;
-    uint64_t nodes;
+    uint64_t nodes; /* of every thread */
     int64_t ms;
     int hashfull; /* per mille */
     int pv_len;
@@ -57,7 +65,9 @@ typedef struct SearchInput {
     size_t n_history;
     SearchLimits limits;
     atomic_bool *stop;     /* may be NULL; set by another thread to end the search */
-    SearchReportFn report; /* may be NULL; called after every iteration */
+    int multipv;           /* the best root turns to find, each with its line (0 or 1: one) */
+    SearchReportFn report; /* may be NULL; called after every iteration, once per line, best
+                            * first, on the calling thread */
     void *ctx;
 } SearchInput;
 
@@ -72,11 +82,18 @@ void searcher_free(Searcher *s);
  * runs out. */
 bool searcher_resize(Searcher *s, size_t hash_mb);
 
+/* Searches on n threads (1 to SEARCH_THREADS_MAX) from now on: the calling one and n - 1
+ * helpers; false, the threads as they were, when the system refuses a thread or memory runs
+ * out. */
+bool searcher_set_threads(Searcher *s, int n);
+
 /* Empties the table and the move-ordering statistics: a new game. */
 void searcher_clear(Searcher *s);
 
 /* Searches in->root and returns the best turn (n == 0 when the root has no legal turn); *final
- * (may be NULL) receives the last complete iteration's report. */
+ * (may be NULL) receives the last complete iteration's report of the best line, its nodes those
+ * of the whole search. With several threads the turn is that of the thread that completed the
+ * deepest iteration, the calling thread's on a tie (with MultiPV always the calling thread's). */
 Turn search_run(Searcher *s, const SearchInput *in, SearchReport *final);
 
 /* How many milliseconds a search under l for side may use at most, and in *soft after how many

@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /* The insides of a Searcher (search.h), private to the search's files: search.c (its life cycle
  * and the iterative deepening at the root) and search_tree.c (alpha-beta and quiescence below
- * it), over the table of search_tt.h, the ordering of search_order.h and the limits of
- * search_limits.h. */
+ * it), over the table of search_tt.h, the ordering of search_order.h, the limits of
+ * search_limits.h and the helper threads of search_pool.h. A struct Searcher is one thread's
+ * search; the one searcher_new returns is the main thread's and also holds what its helpers
+ * share (SearchTeam). */
 #ifndef CARRERA_SEARCH_INTERNAL_H
 #define CARRERA_SEARCH_INTERNAL_H
 
 #include "search.h"
 #include "search_limits.h"
 #include "search_order.h"
+#include "search_pool.h"
 #include "search_tt.h"
 
+typedef struct SearchTeam SearchTeam;
+
 struct Searcher {
-    SearchTT tt;
+    SearchTT *tt; /* the table, shared by every thread of the search */
     SearchHistory history;
     PlyData ply[MAX_PLY + 1];
     u128 *keys; /* the game's keys before the root, then the keys along the current path */
@@ -27,7 +32,35 @@ struct Searcher {
     SearchBudget budget;
     int seldepth, root_depth;
     Turn root_best;
+    const Turn *excluded; /* root turns not to search (MultiPV: the lines found already) */
+    int n_excluded;
+
+    /* what the thread found: its last complete iteration (depth 0: none) and its turn */
+    SearchReport done;
+    Turn found;
+
+    SearchTeam *team; /* the main thread's only (NULL in helpers) */
 };
+
+/* What the main thread shares with its helpers. */
+struct SearchTeam {
+    SearchTT tt;
+    int n_helpers;
+    Searcher **helpers;
+    SearchPool *pool;      /* the helpers' threads (NULL without helpers) */
+    SearchInput helper_in; /* the main thread's input without its reports, clock and stop */
+    SearchNodeShare share;
+    atomic_bool halt; /* the main thread has decided: the helpers stop */
+};
+
+/* Whether t is one of the root turns left out of this search. */
+static inline bool search_root_excluded(const Searcher *s, const Turn *t)
+{
+    for (int i = 0; i < s->n_excluded; i++)
+        if (search_order_same(t, &s->excluded[i]))
+            return true;
+    return false;
+}
 
 /* Every legal turn of p into list, or under single-move rules with tactical only the captures and
  * promotions (quiescence out of check); false when memory runs out (treated as no turn: the
@@ -35,8 +68,8 @@ struct Searcher {
 bool search_tree_generate(Searcher *s, const Position *p, TurnList *list, bool tactical);
 
 /* The score of p (ply turns below the root) by principal variation search to depth turns within
- * (alpha, beta), from the side to move; null_ok: a null move may be tried. 0 once the search was
- * aborted (s->budget.aborted). */
+ * (alpha, beta), from the side to move; null_ok: a null move may be tried. At the root, the turns
+ * of s->excluded are not searched. 0 once the search was aborted (s->budget.aborted). */
 int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, int alpha, int beta,
                           bool null_ok);
 

@@ -35,12 +35,26 @@ int64_t search_time_budget(const SearchLimits *l, int side, int64_t *soft)
     return hard > 1 ? hard : 1;
 }
 
-void search_limits_start(SearchBudget *b, const SearchLimits *l, int side, atomic_bool *stop)
+void search_limits_start(SearchBudget *b, const SearchLimits *l, int side, atomic_bool *stop,
+                         SearchNodeShare *share)
 {
     b->stop = stop;
+    b->share = share;
     b->nodes = 0;
-    b->node_limit = l->nodes;
-    b->aborted = false;
+    atomic_store_explicit(&b->published, 0, memory_order_relaxed);
+    b->node_limit = share ? 0 : l->nodes;
+    b->aborted = share && share->limit && !search_limits_take(b);
     b->start_ms = monotonic_ms();
     b->hard_ms = search_time_budget(l, side, &b->soft_ms);
+}
+
+bool search_limits_take(SearchBudget *b)
+{
+    SearchNodeShare *s = b->share;
+    uint64_t before =
+        atomic_fetch_add_explicit(&s->granted, SEARCH_NODE_CHUNK, memory_order_relaxed);
+    if (before >= s->limit)
+        return false;
+    b->node_limit += s->limit - before < SEARCH_NODE_CHUNK ? s->limit - before : SEARCH_NODE_CHUNK;
+    return true;
 }

@@ -183,7 +183,8 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
             return alpha;
     }
 
-    const TTEntry *e = search_tt_probe(&s->tt, key);
+    TTEntry hit;
+    const TTEntry *e = search_tt_probe(s->tt, key, &hit);
     Turn hash_turn = { { 0, 0 }, 0 };
     if (e) {
         hash_turn = search_tt_turn(e);
@@ -225,6 +226,8 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
     Turn best_turn = { { 0, 0 }, 0 }, quiet_tried[64];
     for (int k = 0; k < n; k++) {
         const Turn t = *search_order_pick(pd, k, n);
+        if (root && search_root_excluded(s, &t))
+            continue;
         int attacker;
         bool quiet = search_order_gain(p, &t, us, &attacker) == 0;
         Position child;
@@ -298,6 +301,6 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
     }
     if (done == 0)
         return static_eval; /* every turn was pruned: the position is as bad as it looks */
-    search_tt_store(&s->tt, key, depth, search_tt_score_in(best, ply), bound, &best_turn);
+    search_tt_store(s->tt, key, depth, search_tt_score_in(best, ply), bound, &best_turn);
     return best;
 }

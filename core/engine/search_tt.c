@@ -32,45 +32,58 @@ void search_tt_clear(SearchTT *tt)
     tt->generation = 0;
 }
 
+/* Writes a slot whole (see TTSlot). */
+static void write_slot(TTSlot *slot, uint32_t check, uint64_t turn, int score, int depth, int flags)
+{
+    uint32_t info = (uint32_t)(uint16_t)score | (uint32_t)depth << 16 | (uint32_t)flags << 24;
+    uint64_t meta = (uint64_t)(check ^ search_tt_mix(turn) ^ info) | (uint64_t)info << 32;
+    atomic_store_explicit(&slot->turn, turn, memory_order_relaxed);
+    atomic_store_explicit(&slot->meta, meta, memory_order_relaxed);
+}
+
 void search_tt_store(SearchTT *tt, u128 key, int depth, int score, int bound, const Turn *t)
 {
     TTBucket *b = search_tt_bucket(tt, key);
     uint32_t check = search_tt_check(key);
-    TTEntry *slot = &b->e[0];
-    int worst = INT32_MAX;
+    int at = 0, worst = INT32_MAX;
+    TTEntry slot, e;
+    search_tt_read(&b->e[0], &slot);
     for (int i = 0; i < BUCKET_SIZE; i++) {
-        TTEntry *e = &b->e[i];
-        if (e->m1 == 0 || e->check == check) {
+        search_tt_read(&b->e[i], &e);
+        if (e.m1 == 0 || e.check == check) {
+            at = i;
             slot = e;
             break;
         }
         /* replace the shallowest entry, entries of earlier searches first */
-        int stale = ((e->flags >> 2) != (tt->generation & 63)) ? 256 : 0;
-        if (e->depth - stale < worst) {
-            worst = e->depth - stale;
+        int stale = ((e.flags >> 2) != (tt->generation & 63)) ? 256 : 0;
+        if (e.depth - stale < worst) {
+            worst = e.depth - stale;
+            at = i;
             slot = e;
         }
     }
-    if (slot->check == check && slot->m1 != 0 && t->n == 0) {
+    uint64_t turn;
+    if (slot.check == check && slot.m1 != 0 && t->n == 0) {
         /* keep the turn an earlier search found for this position */
+        turn = slot.m1 | (uint64_t)slot.m2 << 32;
     } else if (t->n > 0) {
-        slot->m1 = t->m[0];
-        slot->m2 = t->n == 2 ? t->m[1] : 0;
+        turn = t->m[0] | (uint64_t)(t->n == 2 ? t->m[1] : 0) << 32;
     } else {
         return; /* nothing worth keeping: no turn and no entry to refresh */
     }
-    slot->check = check;
-    slot->score = (int16_t)score;
-    slot->depth = (uint8_t)(depth < 0 ? 0 : depth);
-    slot->flags = (uint8_t)(bound | ((tt->generation & 63) << 2));
+    write_slot(&b->e[at], check, turn, (int16_t)score, depth < 0 ? 0 : (uint8_t)depth,
+               bound | ((tt->generation & 63) << 2));
 }
 
 int search_tt_hashfull(const SearchTT *tt)
 {
     size_t buckets = tt->n_buckets < 250 ? tt->n_buckets : 250, used = 0;
     for (size_t i = 0; i < buckets; i++)
-        for (int j = 0; j < BUCKET_SIZE; j++)
-            used += tt->buckets[i].e[j].m1 != 0 &&
-                    (tt->buckets[i].e[j].flags >> 2) == (tt->generation & 63);
+        for (int j = 0; j < BUCKET_SIZE; j++) {
+            TTEntry e;
+            search_tt_read(&tt->buckets[i].e[j], &e);
+            used += e.m1 != 0 && (e.flags >> 2) == (tt->generation & 63);
+        }
     return (int)(used * 1000 / (buckets * BUCKET_SIZE));
 }

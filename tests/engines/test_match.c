@@ -3,6 +3,7 @@
  * limits plays the same games with one thread and with two; a match against Fairy-Stockfish
  * runs clean; an external engine that crashes, plays an illegal move, prints garbage or hangs
  * loses that game with the reason recorded, is restarted, and the match still plays every game;
+ * Carrera's engine on two threads against itself on one plays clean games at a move time;
  * two external engines on two game threads at once play a clean match (`test_match external`). */
 #define _POSIX_C_SOURCE 200809L
 
@@ -66,6 +67,15 @@ static Run launched_match(const char *config, const char *pgn, const char *h5)
     for (int i = 0; i < 10; i++)
         argv[n++] = rest[i];
     return run_program(argv);
+}
+
+/* Writes text as the configuration scratch/NAME.ini into path, its PGN scratch/NAME.pgn into
+ * out (both 512 characters). */
+static void scratch_config(const char *name, char *path, char *out, const char *text)
+{
+    snprintf(path, 512, "%s/%s.ini", scratch_dir, name);
+    snprintf(out, 512, "%s/%s.pgn", scratch_dir, name);
+    write_text(path, text);
 }
 
 static void expect_config_error(const char *file, const char *message)
@@ -133,6 +143,19 @@ static void test_same_games_any_threads(void **state)
     expect_same_games(pgn[0], pgn[1], 4);
 }
 
+/* Runs the match of config (4 games) into pgn: every game played, nobody at fault (every game
+ * ended by the rules or adjudication). */
+static void expect_clean_match(const char *config, const char *pgn)
+{
+    Run r = match(config, pgn);
+    if (r.status != 0)
+        fail_msg("status %d, stderr %s", r.status, r.err);
+    assert_non_null(strstr(r.out, "4 games (2 pairs)"));
+    assert_null(strstr(r.out, "engine "));
+    assert_null(strstr(r.out, "illegal move"));
+    run_free(&r);
+}
+
 static void test_against_fairy_stockfish(void **state)
 {
     (void)state;
@@ -148,17 +171,36 @@ static void test_against_fairy_stockfish(void **state)
     snprintf(path, sizeof path, "%s/fsf.ini", scratch_dir);
     snprintf(out, sizeof out, "%s/fsf.pgn", scratch_dir);
     write_text(path, config);
-    Run r = match(path, out);
-    if (r.status != 0)
-        fail_msg("status %d, stderr %s", r.status, r.err);
-    assert_non_null(strstr(r.out, "4 games (2 pairs)"));
-    /* nobody at fault: every game ended by the rules or adjudication */
-    assert_null(strstr(r.out, "engine "));
-    assert_null(strstr(r.out, "illegal move"));
-    run_free(&r);
+    expect_clean_match(path, out);
     char *pgn = read_bytes(out, NULL);
     assert_non_null(strstr(pgn, "[Variant \"capablanca\"]"));
     free(pgn);
+}
+
+/* Carrera on two threads (Lazy SMP) against Carrera on one, at a move time: every game ends by
+ * the rules or adjudication, nobody at fault; threads is refused for an external engine. */
+static void test_threads_player(void **state)
+{
+    (void)state;
+    char path[512], out[512];
+    scratch_config("threads", path, out,
+                   "[match]\nvariant = capablanca\ngames = 4\nrandom_plies = 2\nseed = 3\n"
+                   "max_plies = 80\nconcurrency = 1\n"
+                   "[player1]\nname = smp\nthreads = 2\nmovetime = 40\n"
+                   "[player2]\nname = single\nmovetime = 40\n");
+    expect_clean_match(path, out);
+    char *pgn = read_bytes(out, NULL);
+    assert_non_null(strstr(pgn, "[White \"smp\"]"));
+    assert_non_null(strstr(pgn, "[Black \"smp\"]"));
+    free(pgn);
+
+    write_text(path, "[match]\ngames = 2\n[player1]\nnodes = 100\n"
+                     "[player2]\nengine = uci\ncommand = " CARRERA_BIN " uci\nnodes = 100\n"
+                     "threads = 2\n");
+    Run r = match(path, out);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "threads.ini:9: [player2]: threads is for engine = carrera"));
+    run_free(&r);
 }
 
 /* A faulty engine (speaking protocol, uci or xboard) as player 2 over 4 games: the fault at its
@@ -534,6 +576,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_same_games_any_threads),
         cmocka_unit_test(test_against_fairy_stockfish),
+        cmocka_unit_test(test_threads_player),
         cmocka_unit_test(test_faulty_engines),
         cmocka_unit_test(test_openings_file_and_marseillais),
         cmocka_unit_test(test_imbalances),

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* `carrera uci` as a GUI or a match runner meets it: the option list (every variant, the turn
- * rules, Hash, every evaluation parameter), searches under every kind of limit with info lines
- * and a legal bestmove, `stop` and `isready` while searching, the comma notation of double-move
- * turns both ways, and bad input answered with an `info string` and never a crash or a hang. */
+ * rules, Hash, Threads, MultiPV, every evaluation parameter), searches under every kind of limit
+ * with info lines and a legal bestmove, `stop` and `isready` while searching, the comma notation
+ * of double-move turns both ways, MultiPV's lines, searches on two threads, the same search twice
+ * on one thread, and bad input answered with an `info string` and never a crash or a hang. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,16 +118,26 @@ static bool legal_in(const Game *g, const char *text)
     return ok;
 }
 
-static Game game_at_start(const char *variant, TurnRules turns)
+/* A game of variant under turns from fen, or from the variant's start when fen is NULL. */
+static Game game_from(const char *variant, const char *fen, TurnRules turns)
 {
     Setup s;
-    setup_start(&s, variant_by_name(variant));
+    char err[ERRMSG_LEN];
+    if (!fen)
+        setup_start(&s, variant_by_name(variant));
+    else if (setup_from_fen(&s, variant_by_name(variant), fen, err, sizeof err) != 0)
+        fail_msg("%s: %s", fen, err);
     Position p;
     position_from_setup(&p, &s);
     Rules r = { turns, EP_CLASSIC };
     Game g;
     assert_true(game_init(&g, &p, &r, false));
     return g;
+}
+
+static Game game_at_start(const char *variant, TurnRules turns)
+{
+    return game_from(variant, NULL, turns);
 }
 
 static void test_options(void **state)
@@ -140,7 +152,8 @@ static void test_options(void **state)
     int n_params, n_variants;
     const EvalParamInfo *params = eval_param_list(&n_params);
     const Variant *const *variants = variant_all(&n_variants);
-    bool seen_param[256] = { false }, seen_hash = false, seen_turns = false, seen_variant = false;
+    bool seen_param[256] = { false }, seen_hash = false, seen_turns = false, seen_variant = false,
+         seen_threads = false, seen_multipv = false;
     assert_true(n_params <= 256);
     for (;;) {
         read_line(&p, line, sizeof line);
@@ -151,6 +164,10 @@ static void test_options(void **state)
         assert_true(starts_with(line, "option name "));
         if (starts_with(line, "option name Hash type spin default "))
             seen_hash = true;
+        if (starts_with(line, "option name Threads type spin default 1 min 1 max "))
+            seen_threads = true;
+        if (starts_with(line, "option name MultiPV type spin default 1 min 1 max "))
+            seen_multipv = true;
         if (starts_with(line, "option name TurnRules type combo")) {
             seen_turns = true;
             for (int t = 0; t < TURNS_NB; t++) {
@@ -174,11 +191,60 @@ static void test_options(void **state)
                 seen_param[i] = true;
         }
     }
-    assert_true(seen_hash && seen_turns && seen_variant);
+    assert_true(seen_hash && seen_turns && seen_variant && seen_threads && seen_multipv);
     for (int i = 0; i < n_params; i++)
         if (!seen_param[i])
             fail_msg("evaluation parameter %s is not a UCI option", params[i].name);
     finish(&p);
+}
+
+/* Searches the start position of g with the go command; the bestmove must be legal. */
+static void legal_search(Subprocess *p, const Game *g, const char *go)
+{
+    char best[256];
+    uint64_t nodes;
+    send(p, "position startpos");
+    send(p, go);
+    read_search(p, best, sizeof best, &nodes);
+    assert_true(legal_in(g, best));
+}
+
+/* Searches of the start position of g under each kind of limit (depth, nodes, at most
+ * node_limit, a move time, a clock, infinite ended by stop, with isready answered while it
+ * thinks), each with well-formed info lines and a legal bestmove. */
+static void search_every_limit(Subprocess *p, const Game *g, int depth, uint64_t node_limit)
+{
+    char best[256], line[4096], go[64];
+    uint64_t nodes;
+    send(p, "position startpos");
+    snprintf(go, sizeof go, "go depth %d", depth);
+    send(p, go);
+    read_search(p, best, sizeof best, &nodes);
+    assert_true(legal_in(g, best));
+    assert_true(nodes > 0);
+
+    send(p, "ucinewgame");
+    send(p, "position startpos");
+    snprintf(go, sizeof go, "go nodes %" PRIu64, node_limit);
+    send(p, go);
+    read_search(p, best, sizeof best, &nodes);
+    assert_true(legal_in(g, best));
+    assert_true(nodes > 0 && nodes <= node_limit);
+
+    send(p, "go movetime 100");
+    read_search(p, best, sizeof best, &nodes);
+    assert_true(legal_in(g, best));
+
+    send(p, "go wtime 2000 btime 2000 winc 10 binc 10 movestogo 20");
+    read_search(p, best, sizeof best, &nodes);
+    assert_true(legal_in(g, best));
+
+    send(p, "go infinite");
+    send(p, "isready");
+    read_until(p, "readyok", "info", line, sizeof line);
+    send(p, "stop");
+    read_search(p, best, sizeof best, &nodes);
+    assert_true(legal_in(g, best));
 }
 
 static void test_searches(void **state)
@@ -190,35 +256,8 @@ static void test_searches(void **state)
     uint64_t nodes;
     Game chess = game_at_start("chess", TURNS_SINGLE);
 
-    send(&p, "position startpos");
-    send(&p, "go depth 5");
-    read_search(&p, best, sizeof best, &nodes);
-    assert_true(legal_in(&chess, best));
-    assert_true(nodes > 0);
-
-    send(&p, "ucinewgame");
-    send(&p, "position startpos");
-    send(&p, "go nodes 3000");
-    read_search(&p, best, sizeof best, &nodes);
-    assert_true(legal_in(&chess, best));
-    assert_true(nodes <= 3000);
-
-    send(&p, "go movetime 100");
-    read_search(&p, best, sizeof best, &nodes);
-    assert_true(legal_in(&chess, best));
-
-    send(&p, "go wtime 2000 btime 2000 winc 10 binc 10 movestogo 20");
-    read_search(&p, best, sizeof best, &nodes);
-    assert_true(legal_in(&chess, best));
-
-    /* isready is answered while thinking; stop ends the search with a legal move */
+    search_every_limit(&p, &chess, 5, 3000);
     char line[4096];
-    send(&p, "go infinite");
-    send(&p, "isready");
-    read_until(&p, "readyok", "info", line, sizeof line);
-    send(&p, "stop");
-    read_search(&p, best, sizeof best, &nodes);
-    assert_true(legal_in(&chess, best));
 
     /* a mate is reported as such */
     send(&p, "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
@@ -238,10 +277,7 @@ static void test_searches(void **state)
     /* the 10x8 board */
     Game capa = game_at_start("capablanca", TURNS_SINGLE);
     send(&p, "setoption name UCI_Variant value capablanca");
-    send(&p, "position startpos");
-    send(&p, "go nodes 2000");
-    read_search(&p, best, sizeof best, &nodes);
-    assert_true(legal_in(&capa, best));
+    legal_search(&p, &capa, "go nodes 2000");
     game_free(&capa);
     game_free(&chess);
     finish(&p);
@@ -307,6 +343,10 @@ static void test_bad_input(void **state)
         { "position fen 8/8/8 w - - 0 1", "info string error: bad FEN: " },
         { "position startpos moves e2e5", "info string error: illegal move 'e2e5'" },
         { "go perft", "info string error: expected 'go perft N'" },
+        { "setoption name Threads value 0", "info string error: Threads takes 1 to " },
+        { "setoption name Threads value many", "info string error: Threads takes 1 to " },
+        { "setoption name MultiPV value 0", "info string error: MultiPV takes 1 to " },
+        { "setoption name MultiPV value -2", "info string error: MultiPV takes 1 to " },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         send(&p, cases[i].command);
@@ -334,6 +374,216 @@ static void test_bad_input(void **state)
     assert_int_equal(subprocess_finish(&p, LINE_TIMEOUT_MS), 0);
 }
 
+/* One info line of a search with its multipv index, score (mates as +-(30000 - N), so that
+ * scores compare), first turn and depth. */
+typedef struct InfoLine {
+    int depth, multipv, score;
+    char first[64];
+} InfoLine;
+
+static InfoLine parse_info(const char *line)
+{
+    InfoLine l = { 0 };
+    const char *depth = strstr(line, "info depth "), *multipv = strstr(line, " multipv ");
+    const char *cp = strstr(line, " score cp "), *mate = strstr(line, " score mate ");
+    const char *pv = strstr(line, " pv ");
+    if (!depth || !multipv || (!cp && !mate) || !pv)
+        fail_msg("info line without depth, multipv, score or pv: '%s'", line);
+    l.depth = atoi(depth + 11);
+    l.multipv = atoi(multipv + 9);
+    if (cp) {
+        l.score = atoi(cp + 10);
+    } else {
+        int n = atoi(mate + 12);
+        l.score = n > 0 ? 30000 - n : -30000 - n;
+    }
+    sscanf(pv + 4, "%63s", l.first);
+    return l;
+}
+
+/* Reads a MultiPV search of want lines up to bestmove: at every depth the lines come in order
+ * 1..k (k = want, or fewer when the position has fewer turns: *k receives it), with distinct
+ * first turns and scores that never rise, each legal in g; bestmove is the first line's turn.
+ * *top receives the deepest iteration's first line. */
+static void read_multipv(Subprocess *p, const Game *g, int want, int *k, InfoLine *top)
+{
+    char line[8192];
+    InfoLine lines[16];
+    int n = 0, depth = 0;
+    *k = 0;
+    for (;;) {
+        read_line(p, line, sizeof line);
+        if (starts_with(line, "bestmove ")) {
+            assert_true(*k > 0 && n == *k);
+            assert_string_equal(line + 9, top->first);
+            return;
+        }
+        if (starts_with(line, "info string"))
+            continue;
+        InfoLine l = parse_info(line);
+        if (l.multipv == 1) {
+            if (depth > 0 && n != *k)
+                fail_msg("depth %d had %d lines, depth %d before it %d", depth, n, depth, *k);
+            depth = l.depth;
+            n = 0;
+            *top = l;
+        }
+        assert_int_equal(l.depth, depth);
+        assert_int_equal(l.multipv, n + 1);
+        assert_true(n < 16);
+        assert_true(legal_in(g, l.first));
+        for (int i = 0; i < n; i++) {
+            if (strcmp(lines[i].first, l.first) == 0)
+                fail_msg("depth %d: lines %d and %d both start with %s", depth, i + 1, n + 1,
+                         l.first);
+            if (lines[i].score < l.score)
+                fail_msg("depth %d: line %d scores %d, above line %d's %d", depth, n + 1, l.score,
+                         i + 1, lines[i].score);
+        }
+        lines[n++] = l;
+        if (n > *k)
+            *k = n;
+        if (n > want)
+            fail_msg("depth %d: more than %d lines", depth, want);
+    }
+}
+
+/* A search with MultiPV = want of position ("startpos" or "fen ...", g's) under go, read by
+ * read_multipv: the deepest iteration's first line, *k the lines per iteration. */
+static InfoLine multipv_search(Subprocess *p, const Game *g, const char *position, int want,
+                               const char *go, int *k)
+{
+    char command[256];
+    snprintf(command, sizeof command, "setoption name MultiPV value %d", want);
+    send(p, command);
+    snprintf(command, sizeof command, "position %s", position);
+    send(p, command);
+    send(p, go);
+    InfoLine top;
+    read_multipv(p, g, want, k, &top);
+    return top;
+}
+
+static void test_multipv(void **state)
+{
+    (void)state;
+    Subprocess p;
+    start(&p);
+    int k;
+    Game chess = game_at_start("chess", TURNS_SINGLE);
+    InfoLine top = multipv_search(&p, &chess, "startpos", 3, "go depth 6", &k);
+    assert_int_equal(k, 3);
+    assert_int_equal(top.depth, 6);
+
+    /* a mate in one is the first line, the other turns after it */
+    const char *mate_fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    char position[128];
+    snprintf(position, sizeof position, "fen %s", mate_fen);
+    Game mate = game_from("chess", mate_fen, TURNS_SINGLE);
+    top = multipv_search(&p, &mate, position, 4, "go depth 4", &k);
+    assert_int_equal(k, 4);
+    assert_string_equal(top.first, "a1a8");
+    assert_int_equal(top.score, 30000 - 1);
+
+    /* more lines than turns: every turn once (a king with three squares) */
+    const char *kings_fen = "7k/8/8/8/8/8/8/K7 w - - 0 1";
+    snprintf(position, sizeof position, "fen %s", kings_fen);
+    Game kings = game_from("chess", kings_fen, TURNS_SINGLE);
+    multipv_search(&p, &kings, position, 10, "go depth 3", &k);
+    assert_int_equal(k, 3);
+
+    /* back to one line: the plain output, one line per depth */
+    multipv_search(&p, &chess, "startpos", 1, "go depth 4", &k);
+    assert_int_equal(k, 1);
+    legal_search(&p, &chess, "go nodes 2000");
+    game_free(&kings);
+    game_free(&mate);
+    game_free(&chess);
+    finish(&p);
+}
+
+/* Threads = 2: legal turns and well-formed info lines under every kind of limit, a node limit
+ * that counts both threads, stop, MultiPV beside it, and a double-move rule set. */
+static void test_threads(void **state)
+{
+    (void)state;
+    Subprocess p;
+    start(&p);
+    Game chess = game_at_start("chess", TURNS_SINGLE);
+    char best[256], line[4096];
+    uint64_t nodes;
+    send(&p, "setoption name Threads value 2");
+    send(&p, "isready");
+    read_until(&p, "readyok", NULL, line, sizeof line);
+    search_every_limit(&p, &chess, 7, 20000);
+
+    /* double-move turns, then single moves again */
+    Game marseillais = game_at_start("chess", TURNS_MARSEILLAIS);
+    send(&p, "setoption name TurnRules value marseillais");
+    legal_search(&p, &marseillais, "go nodes 20000");
+    game_free(&marseillais);
+    send(&p, "setoption name TurnRules value single");
+
+    int k;
+    multipv_search(&p, &chess, "startpos", 2, "go depth 5", &k);
+    assert_int_equal(k, 2);
+    send(&p, "setoption name MultiPV value 1");
+
+    /* a game of a few turns, each searched in its own position */
+    char moves[1024] = "position startpos moves";
+    for (int turn = 0; turn < 6; turn++) {
+        send(&p, moves);
+        send(&p, "go nodes 5000");
+        read_search(&p, best, sizeof best, &nodes);
+        Game g = game_at_start("chess", TURNS_SINGLE);
+        char *list = strdup(moves + strlen("position startpos moves"));
+        for (char *save = NULL, *m = strtok_r(list, " ", &save); m; m = strtok_r(NULL, " ", &save))
+            assert_true(game_play_text(&g, m));
+        free(list);
+        assert_true(legal_in(&g, best));
+        game_free(&g);
+        strcat(moves, " ");
+        strcat(moves, best);
+    }
+    game_free(&chess);
+    finish(&p);
+}
+
+/* With one thread and a node limit the search is the same every time: in a fresh process, and
+ * in one that searched on two threads in between and went back to one (a new game empties the
+ * table and the statistics of every thread). */
+/* The search test_one_thread_deterministic repeats; its bestmove and last node count. */
+static void node_limited_search(Subprocess *p, char best[256], uint64_t *nodes)
+{
+    send(p, "position startpos moves e2e4 e7e5");
+    send(p, "go nodes 30000");
+    read_search(p, best, 256, nodes);
+}
+
+static void test_one_thread_deterministic(void **state)
+{
+    (void)state;
+    char best[3][256], other[256];
+    uint64_t nodes[3], other_nodes;
+    Subprocess p;
+    start(&p);
+    node_limited_search(&p, best[0], &nodes[0]);
+    send(&p, "setoption name Threads value 2");
+    send(&p, "go nodes 10000");
+    read_search(&p, other, sizeof other, &other_nodes);
+    send(&p, "setoption name Threads value 1");
+    send(&p, "ucinewgame");
+    node_limited_search(&p, best[1], &nodes[1]);
+    finish(&p);
+    start(&p);
+    node_limited_search(&p, best[2], &nodes[2]);
+    finish(&p);
+    for (int i = 1; i < 3; i++) {
+        assert_string_equal(best[0], best[i]);
+        assert_true(nodes[0] == nodes[i]);
+    }
+}
+
 /* Input that ends during a finite search (a script piping commands in): the search finishes
  * and answers before the program exits. */
 static void test_end_of_input(void **state)
@@ -357,6 +607,9 @@ int main(void)
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_searches),
         cmocka_unit_test(test_double_move_notation),
+        cmocka_unit_test(test_multipv),
+        cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_one_thread_deterministic),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_end_of_input),
     };

@@ -28,6 +28,7 @@
 #include "position.h"
 #include "setup.h"
 #include "subprocess.h"
+#include "turn.h"
 #include "variant.h"
 #include "xboard_clock.h"
 #include "xboard_variant.h"
@@ -167,6 +168,7 @@ static void test_handshake(void **state)
                 " sigterm=0",
                 " colors=0",
                 " memory=1",
+                " smp=1",
                 " nps=1",
                 " playother=1",
                 " analyze=1"
@@ -434,6 +436,22 @@ static void test_analyze(void **state)
 }
 
 /* sd caps the depth, st the time, nps turns time into nodes. */
+/* Reads thinking output up to the move; the most nodes a line reported. */
+static long long most_nodes(Subprocess *p)
+{
+    char line[4096];
+    long long most = 0;
+    for (;;) {
+        read_line(p, line, sizeof line);
+        if (starts_with(line, "move "))
+            return most;
+        int depth, score;
+        long long cs, nodes;
+        assert_int_equal(sscanf(line, "%d %d %lld %lld", &depth, &score, &cs, &nodes), 4);
+        most = nodes > most ? nodes : most;
+    }
+}
+
 static void test_limits(void **state)
 {
     (void)state;
@@ -457,16 +475,47 @@ static void test_limits(void **state)
     send(&p, "nps 20000");
     send(&p, "st 1"); /* 1 s at 20,000 nodes a second: at most 20,000 nodes */
     send(&p, "go");
-    long long most = 0;
-    for (;;) {
-        read_line(&p, line, sizeof line);
-        if (starts_with(line, "move "))
-            break;
-        int depth, score;
-        long long cs, nodes;
-        assert_int_equal(sscanf(line, "%d %d %lld %lld", &depth, &score, &cs, &nodes), 4);
-        most = nodes > most ? nodes : most;
+    long long most = most_nodes(&p);
+    assert_true(most > 0 && most <= 20000);
+    finish(&p);
+}
+
+/* cores 2: a game of a few moves searched on two threads, every move legal, and a node limit
+ * (nps) that counts both threads' nodes. */
+static void test_cores(void **state)
+{
+    (void)state;
+    Subprocess p;
+    start_handshaken(&p);
+    char line[4096];
+    send(&p, "cores 2");
+    send(&p, "new");
+    send(&p, "variant capablanca");
+    send(&p, "sd 5");
+    Game g = game_from("capablanca", NULL);
+    send(&p, "go");
+    for (int turn = 0; turn < 4; turn++) {
+        expect(&p, "move ", line, sizeof line);
+        play_text(&g, line + 5);
+        /* the reply: the engine's first legal turn in the position, as usermove */
+        Move moves[MAX_MOVES];
+        assert_true(position_legal_moves(&g.pos, moves) > 0);
+        Turn reply = { { moves[0], MOVE_NONE }, 1 };
+        char text[TURN_TEXT_MAX], command[TURN_TEXT_MAX + 16];
+        turn_to_uci(&reply, g.pos.variant, false, text);
+        assert_true(game_play(&g, &reply));
+        snprintf(command, sizeof command, "usermove %s", text);
+        send(&p, command);
     }
+    expect(&p, "move ", line, sizeof line);
+    play_text(&g, line + 5);
+    game_free(&g);
+    send(&p, "new");
+    send(&p, "post");
+    send(&p, "nps 20000");
+    send(&p, "st 1");
+    send(&p, "go");
+    long long most = most_nodes(&p);
     assert_true(most > 0 && most <= 20000);
     finish(&p);
 }
@@ -491,6 +540,8 @@ static void test_bad_input(void **state)
         { "nps many", "Error (nps takes a number of nodes per second, not 'many')" },
         { "time", "Error (time takes centiseconds, not '')" },
         { "memory 0", "Error (memory takes a number of MiB): memory 0" },
+        { "cores 0", "Error (cores takes a number of threads): cores 0" },
+        { "cores two", "Error (cores takes a number of threads): cores two" },
         { "variant xiangqi", "Error (unsupported variant): variant xiangqi" },
         { "variant marseillais", "Error (double-move rules cannot be played" },
         { "variant galvin", "Error (double-move rules cannot be played" },
@@ -592,7 +643,8 @@ int main(void)
         cmocka_unit_test(test_gui_moves), cmocka_unit_test(test_move_text),
         cmocka_unit_test(test_game_end),  cmocka_unit_test(test_search_control),
         cmocka_unit_test(test_analyze),   cmocka_unit_test(test_limits),
-        cmocka_unit_test(test_bad_input), cmocka_unit_test(test_clock),
+        cmocka_unit_test(test_cores),     cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -145,6 +145,19 @@ static void test_illegal_turn_and_options(void **state)
     assert_int_equal(engine_set_hash(e, 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "1 to 65536"));
     assert_int_equal(engine_set_hash(e, 2, err, sizeof err), 0);
+    assert_int_equal(engine_set_threads(e, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "1 to 256 threads"));
+    assert_int_equal(engine_set_threads(e, SEARCH_THREADS_MAX + 1, err, sizeof err), -1);
+    /* two threads: the node limit counts both, and the turn is legal */
+    assert_int_equal(engine_set_threads(e, 2, err, sizeof err), 0);
+    EngineResult two = search_nodes(e, 4000);
+    assert_true(two.final.nodes > 0 && two.final.nodes <= 4000);
+    Game copy;
+    const Game *now = engine_game(e);
+    assert_true(game_init(&copy, &now->pos, &now->rules, false));
+    assert_true(game_play(&copy, &two.best));
+    game_free(&copy);
+    assert_int_equal(engine_set_threads(e, 1, err, sizeof err), 0);
     assert_int_equal(engine_set_eval_param(e, "ValueKnightMg", "99999", err, sizeof err), -1);
     assert_non_null(strstr(err, "ValueKnightMg"));
     assert_int_equal(engine_set_eval_param(e, "ValueKnightMg", "400", err, sizeof err), 0);
@@ -217,6 +230,7 @@ static void test_changes_during_a_search_fail(void **state)
     assert_int_equal(engine_set_eval(b.engine, &params, err, sizeof err), -1);
     assert_int_equal(engine_set_hash(b.engine, 2, err, sizeof err), -1);
     assert_int_equal(engine_clear_hash(b.engine, err, sizeof err), -1);
+    assert_int_equal(engine_set_threads(b.engine, 2, err, sizeof err), -1);
     EngineGo go = { .limits = search_limits_none() };
     EngineResult r;
     assert_int_equal(engine_search(b.engine, &go, &r, err, sizeof err), -1);
