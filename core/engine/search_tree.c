@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The search's tree (search_internal.h): principal variation search over complete turns with
- * null move, reverse futility and futility pruning, late move reductions, a check extension,
- * mate-distance pruning and draws by rule or repetition, and below it quiescence. Under
+ * null move, reverse futility and futility pruning, internal iterative reduction, late move
+ * reductions, a check extension, mate-distance pruning and draws by rule or repetition, and below
+ * it quiescence, which uses the table too. Under
  * single-move rules a turn is one move and the generator's legal moves are used directly; under
  * the double-move rules the turn generator of turn.h supplies complete turns, so a first-movement
  * check ending the turn, the en passant rules and every rule set's game ends are exactly those of
@@ -104,6 +105,22 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
     if (position_insufficient_material(p, s->in->rules))
         return 0;
 
+    /* the table: a bound that settles the node outside the principal variation, else a turn to
+     * try first */
+    const bool pv_node = beta - alpha > 1;
+    const int alpha_in = alpha;
+    const u128 key = position_key128(p);
+    TTEntry hit;
+    const TTEntry *e = search_tt_probe(s->tt, key, &hit);
+    Turn hash_turn = { { 0, 0 }, 0 }, best_turn = { { 0, 0 }, 0 };
+    if (e) {
+        hash_turn = search_tt_turn(e);
+        int v = search_tt_score_out(e->score, ply), bound = e->flags & 3;
+        if (!pv_node && (bound == BOUND_EXACT || (bound == BOUND_LOWER && v >= beta) ||
+                         (bound == BOUND_UPPER && v <= alpha)))
+            return v;
+    }
+
     /* Galvin's game has no check: a king attacked at the start of its turn simply moves. */
     bool in_check = !s->galvin && position_in_check(p);
     int best = -SCORE_INF, stand = 0;
@@ -127,7 +144,8 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
     } else if (!search_tree_generate(s, p, &pd->turns, false) || pd->turns.n == 0) {
         return end_score(s, p, ply);
     }
-    int n = search_order_turns(pd, p, NULL, !in_check, s->double_moves, &s->history);
+    int n = search_order_turns(pd, p, hash_turn.n ? &hash_turn : NULL, !in_check, s->double_moves,
+                               &s->history);
     int us = position_side(p);
     for (int k = 0; k < n; k++) {
         const Turn *t = search_order_pick(pd, k, n);
@@ -145,6 +163,7 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
             return 0;
         if (v > best) {
             best = v;
+            best_turn = *t;
             if (v > alpha) {
                 alpha = v;
                 copy_pv(s, ply, t);
@@ -153,6 +172,8 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
             }
         }
     }
+    int bound = best >= beta ? BOUND_LOWER : best > alpha_in ? BOUND_EXACT : BOUND_UPPER;
+    search_tt_store(s->tt, key, 0, search_tt_score_in(best, ply), bound, &best_turn);
     return best;
 }
 
@@ -194,6 +215,11 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
              (bound == BOUND_UPPER && v <= alpha)))
             return v;
     }
+
+    /* Internal iterative reduction: a node the table knows no turn for is likely new and poorly
+     * ordered; a ply less costs little and the next iteration finds it with a turn. */
+    if (!root && !hash_turn.n && depth >= 4)
+        depth--;
 
     const bool in_check = position_in_check(p);
     const int us = position_side(p);
