@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "carrera_pipe.h"
 #include "errmsg.h"
 #include "eval.h"
 #include "game.h"
@@ -25,57 +26,18 @@
 #include "subprocess.h"
 #include "variant.h"
 
-#ifndef CARRERA_BIN
-#error "CARRERA_BIN must name the carrera binary"
-#endif
-
-/* A guard against a hang, not a speed requirement: the searches below take milliseconds. */
-#define LINE_TIMEOUT_MS 30000
-
-static void start(Subprocess *p)
-{
-    char *const argv[] = { CARRERA_BIN, "uci", NULL };
-    char err[ERRMSG_LEN];
-    if (subprocess_start(p, argv, err, sizeof err) != 0)
-        fail_msg("%s", err);
-}
-
-static void send(Subprocess *p, const char *line)
-{
-    assert_int_equal(subprocess_send(p, line), 0);
-    assert_int_equal(subprocess_send(p, "\n"), 0);
-}
-
-static void read_line(Subprocess *p, char *line, size_t len)
-{
-    int got = subprocess_read_line(p, line, len, LINE_TIMEOUT_MS);
-    if (got != 1)
-        fail_msg("expected a line, got %s", got == 0 ? "end of output" : "nothing (timeout)");
-}
-
-static bool starts_with(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* Reads up to the line starting with prefix; the lines before it must start with allowed (or
  * anything when allowed is NULL). The found line is left in line. */
 static void read_until(Subprocess *p, const char *prefix, const char *allowed, char *line,
                        size_t len)
 {
     for (;;) {
-        read_line(p, line, len);
+        pipe_read_line(p, line, len);
         if (starts_with(line, prefix))
             return;
         if (allowed && !starts_with(line, allowed))
             fail_msg("waiting for '%s', got the unexpected line '%s'", prefix, line);
     }
-}
-
-static void finish(Subprocess *p)
-{
-    send(p, "quit");
-    assert_int_equal(subprocess_finish(p, LINE_TIMEOUT_MS), 0);
 }
 
 /* Checks that the info lines before bestmove are well formed and returns the bestmove text.
@@ -85,7 +47,7 @@ static void read_search(Subprocess *p, char *best, size_t len, uint64_t *last_no
     char line[8192];
     *last_nodes = 0;
     for (;;) {
-        read_line(p, line, sizeof line);
+        pipe_read_line(p, line, sizeof line);
         if (starts_with(line, "bestmove ")) {
             snprintf(best, len, "%.200s", line + 9);
             return;
@@ -144,10 +106,10 @@ static void test_options(void **state)
 {
     (void)state;
     Subprocess p;
-    start(&p);
-    send(&p, "uci");
+    pipe_start(&p, "uci");
+    pipe_send(&p, "uci");
     char line[4096];
-    read_line(&p, line, sizeof line);
+    pipe_read_line(&p, line, sizeof line);
     assert_true(starts_with(line, "id name Carrera"));
     int n_params, n_variants;
     const EvalParamInfo *params = eval_param_list(&n_params);
@@ -156,7 +118,7 @@ static void test_options(void **state)
          seen_threads = false, seen_multipv = false;
     assert_true(n_params <= 256);
     for (;;) {
-        read_line(&p, line, sizeof line);
+        pipe_read_line(&p, line, sizeof line);
         if (strcmp(line, "uciok") == 0)
             break;
         if (starts_with(line, "id "))
@@ -195,7 +157,7 @@ static void test_options(void **state)
     for (int i = 0; i < n_params; i++)
         if (!seen_param[i])
             fail_msg("evaluation parameter %s is not a UCI option", params[i].name);
-    finish(&p);
+    pipe_quit(&p);
 }
 
 /* Searches the start position of g with the go command; the bestmove must be legal. */
@@ -203,8 +165,8 @@ static void legal_search(Subprocess *p, const Game *g, const char *go)
 {
     char best[256];
     uint64_t nodes;
-    send(p, "position startpos");
-    send(p, go);
+    pipe_send(p, "position startpos");
+    pipe_send(p, go);
     read_search(p, best, sizeof best, &nodes);
     assert_true(legal_in(g, best));
 }
@@ -216,33 +178,33 @@ static void search_every_limit(Subprocess *p, const Game *g, int depth, uint64_t
 {
     char best[256], line[4096], go[64];
     uint64_t nodes;
-    send(p, "position startpos");
+    pipe_send(p, "position startpos");
     snprintf(go, sizeof go, "go depth %d", depth);
-    send(p, go);
+    pipe_send(p, go);
     read_search(p, best, sizeof best, &nodes);
     assert_true(legal_in(g, best));
     assert_true(nodes > 0);
 
-    send(p, "ucinewgame");
-    send(p, "position startpos");
+    pipe_send(p, "ucinewgame");
+    pipe_send(p, "position startpos");
     snprintf(go, sizeof go, "go nodes %" PRIu64, node_limit);
-    send(p, go);
+    pipe_send(p, go);
     read_search(p, best, sizeof best, &nodes);
     assert_true(legal_in(g, best));
     assert_true(nodes > 0 && nodes <= node_limit);
 
-    send(p, "go movetime 100");
+    pipe_send(p, "go movetime 100");
     read_search(p, best, sizeof best, &nodes);
     assert_true(legal_in(g, best));
 
-    send(p, "go wtime 2000 btime 2000 winc 10 binc 10 movestogo 20");
+    pipe_send(p, "go wtime 2000 btime 2000 winc 10 binc 10 movestogo 20");
     read_search(p, best, sizeof best, &nodes);
     assert_true(legal_in(g, best));
 
-    send(p, "go infinite");
-    send(p, "isready");
+    pipe_send(p, "go infinite");
+    pipe_send(p, "isready");
     read_until(p, "readyok", "info", line, sizeof line);
-    send(p, "stop");
+    pipe_send(p, "stop");
     read_search(p, best, sizeof best, &nodes);
     assert_true(legal_in(g, best));
 }
@@ -251,7 +213,7 @@ static void test_searches(void **state)
 {
     (void)state;
     Subprocess p;
-    start(&p);
+    pipe_start(&p, "uci");
     char best[256];
     uint64_t nodes;
     Game chess = game_at_start("chess", TURNS_SINGLE);
@@ -260,39 +222,39 @@ static void test_searches(void **state)
     char line[4096];
 
     /* a mate is reported as such */
-    send(&p, "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
-    send(&p, "go depth 3");
+    pipe_send(&p, "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    pipe_send(&p, "go depth 3");
     read_until(&p, "info depth 3 ", "info", line, sizeof line);
     assert_non_null(strstr(line, " score mate 1 "));
     read_search(&p, best, sizeof best, &nodes);
     assert_string_equal(best, "a1a8");
 
     /* a finished game: nothing to play */
-    send(&p, "position startpos moves f2f3 e7e5 g2g4 d8h4");
-    send(&p, "go depth 3");
+    pipe_send(&p, "position startpos moves f2f3 e7e5 g2g4 d8h4");
+    pipe_send(&p, "go depth 3");
     read_until(&p, "info depth 0 score mate 0", NULL, line, sizeof line);
     read_search(&p, best, sizeof best, &nodes);
     assert_string_equal(best, "0000");
 
     /* the 10x8 board */
     Game capa = game_at_start("capablanca", TURNS_SINGLE);
-    send(&p, "setoption name UCI_Variant value capablanca");
+    pipe_send(&p, "setoption name UCI_Variant value capablanca");
     legal_search(&p, &capa, "go nodes 2000");
     game_free(&capa);
     game_free(&chess);
-    finish(&p);
+    pipe_quit(&p);
 }
 
 static void test_double_move_notation(void **state)
 {
     (void)state;
     Subprocess p;
-    start(&p);
+    pipe_start(&p, "uci");
     char best[256], line[4096];
     uint64_t nodes;
-    send(&p, "setoption name TurnRules value marseillais");
-    send(&p, "position startpos");
-    send(&p, "go depth 2");
+    pipe_send(&p, "setoption name TurnRules value marseillais");
+    pipe_send(&p, "position startpos");
+    pipe_send(&p, "go depth 2");
     read_search(&p, best, sizeof best, &nodes);
     Game g = game_at_start("chess", TURNS_MARSEILLAIS);
     assert_non_null(strchr(best, ','));
@@ -302,9 +264,9 @@ static void test_double_move_notation(void **state)
     assert_true(game_play_text(&g, best));
     char cmd[512];
     snprintf(cmd, sizeof cmd, "position startpos moves %s", best);
-    send(&p, cmd);
-    send(&p, "d");
-    read_line(&p, line, sizeof line);
+    pipe_send(&p, cmd);
+    pipe_send(&p, "d");
+    pipe_read_line(&p, line, sizeof line);
     Setup s;
     char fen[FEN_MAX], want[FEN_MAX + 8];
     position_to_setup(&g.pos, &s);
@@ -313,18 +275,18 @@ static void test_double_move_notation(void **state)
     assert_string_equal(line, want);
 
     /* an illegal turn: the first movement gives no second (e2e4 then e4e6 is no movement) */
-    send(&p, "position startpos moves e2e4,e4e6");
-    read_line(&p, line, sizeof line);
+    pipe_send(&p, "position startpos moves e2e4,e4e6");
+    pipe_read_line(&p, line, sizeof line);
     assert_true(starts_with(line, "info string error: illegal turn 'e2e4,e4e6'"));
     game_free(&g);
-    finish(&p);
+    pipe_quit(&p);
 }
 
 static void test_bad_input(void **state)
 {
     (void)state;
     Subprocess p;
-    start(&p);
+    pipe_start(&p, "uci");
     char line[4096], best[256];
     uint64_t nodes;
     static const struct {
@@ -349,29 +311,29 @@ static void test_bad_input(void **state)
         { "setoption name MultiPV value -2", "info string error: MultiPV takes 1 to " },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        send(&p, cases[i].command);
-        read_line(&p, line, sizeof line);
+        pipe_send(&p, cases[i].command);
+        pipe_read_line(&p, line, sizeof line);
         if (!starts_with(line, cases[i].answer))
             fail_msg("'%s' answered '%s', expected '%s...'", cases[i].command, line,
                      cases[i].answer);
     }
     /* bad go words are reported, and the search still answers */
-    send(&p, "position startpos");
-    send(&p, "go depth x sideways nodes 500");
-    read_line(&p, line, sizeof line);
+    pipe_send(&p, "position startpos");
+    pipe_send(&p, "go depth x sideways nodes 500");
+    pipe_read_line(&p, line, sizeof line);
     assert_true(starts_with(line, "info string error: go depth needs a number, not 'x'"));
-    read_line(&p, line, sizeof line);
+    pipe_read_line(&p, line, sizeof line);
     assert_true(starts_with(line, "info string error: unknown go parameter 'x' ignored") ||
                 starts_with(line, "info string error: unknown go parameter 'sideways'"));
     read_search(&p, best, sizeof best, &nodes);
     assert_true(nodes <= 500);
     /* still alive and well */
-    send(&p, "isready");
+    pipe_send(&p, "isready");
     read_until(&p, "readyok", NULL, line, sizeof line);
     /* quit in the middle of an infinite search ends the program */
-    send(&p, "go infinite");
+    pipe_send(&p, "go infinite");
     assert_int_equal(subprocess_send(&p, "quit\n"), 0);
-    assert_int_equal(subprocess_finish(&p, LINE_TIMEOUT_MS), 0);
+    assert_int_equal(subprocess_finish(&p, PIPE_TIMEOUT_MS), 0);
 }
 
 /* One info line of a search with its multipv index, score (mates as +-(30000 - N), so that
@@ -412,7 +374,7 @@ static void read_multipv(Subprocess *p, const Game *g, int want, int *k, InfoLin
     int n = 0, depth = 0;
     *k = 0;
     for (;;) {
-        read_line(p, line, sizeof line);
+        pipe_read_line(p, line, sizeof line);
         if (starts_with(line, "bestmove ")) {
             assert_true(*k > 0 && n == *k);
             assert_string_equal(line + 9, top->first);
@@ -455,10 +417,10 @@ static InfoLine multipv_search(Subprocess *p, const Game *g, const char *positio
 {
     char command[256];
     snprintf(command, sizeof command, "setoption name MultiPV value %d", want);
-    send(p, command);
+    pipe_send(p, command);
     snprintf(command, sizeof command, "position %s", position);
-    send(p, command);
-    send(p, go);
+    pipe_send(p, command);
+    pipe_send(p, go);
     InfoLine top;
     read_multipv(p, g, want, k, &top);
     return top;
@@ -468,7 +430,7 @@ static void test_multipv(void **state)
 {
     (void)state;
     Subprocess p;
-    start(&p);
+    pipe_start(&p, "uci");
     int k;
     Game chess = game_at_start("chess", TURNS_SINGLE);
     InfoLine top = multipv_search(&p, &chess, "startpos", 3, "go depth 6", &k);
@@ -499,7 +461,7 @@ static void test_multipv(void **state)
     game_free(&kings);
     game_free(&mate);
     game_free(&chess);
-    finish(&p);
+    pipe_quit(&p);
 }
 
 /* Threads = 2: legal turns and well-formed info lines under every kind of limit, a node limit
@@ -508,32 +470,32 @@ static void test_threads(void **state)
 {
     (void)state;
     Subprocess p;
-    start(&p);
+    pipe_start(&p, "uci");
     Game chess = game_at_start("chess", TURNS_SINGLE);
     char best[256], line[4096];
     uint64_t nodes;
-    send(&p, "setoption name Threads value 2");
-    send(&p, "isready");
+    pipe_send(&p, "setoption name Threads value 2");
+    pipe_send(&p, "isready");
     read_until(&p, "readyok", NULL, line, sizeof line);
     search_every_limit(&p, &chess, 7, 20000);
 
     /* double-move turns, then single moves again */
     Game marseillais = game_at_start("chess", TURNS_MARSEILLAIS);
-    send(&p, "setoption name TurnRules value marseillais");
+    pipe_send(&p, "setoption name TurnRules value marseillais");
     legal_search(&p, &marseillais, "go nodes 20000");
     game_free(&marseillais);
-    send(&p, "setoption name TurnRules value single");
+    pipe_send(&p, "setoption name TurnRules value single");
 
     int k;
     multipv_search(&p, &chess, "startpos", 2, "go depth 5", &k);
     assert_int_equal(k, 2);
-    send(&p, "setoption name MultiPV value 1");
+    pipe_send(&p, "setoption name MultiPV value 1");
 
     /* a game of a few turns, each searched in its own position */
     char moves[1024] = "position startpos moves";
     for (int turn = 0; turn < 6; turn++) {
-        send(&p, moves);
-        send(&p, "go nodes 5000");
+        pipe_send(&p, moves);
+        pipe_send(&p, "go nodes 5000");
         read_search(&p, best, sizeof best, &nodes);
         Game g = game_at_start("chess", TURNS_SINGLE);
         char *list = strdup(moves + strlen("position startpos moves"));
@@ -546,7 +508,7 @@ static void test_threads(void **state)
         strcat(moves, best);
     }
     game_free(&chess);
-    finish(&p);
+    pipe_quit(&p);
 }
 
 /* With one thread and a node limit the search is the same every time: in a fresh process, and
@@ -555,8 +517,8 @@ static void test_threads(void **state)
 /* The search test_one_thread_deterministic repeats; its bestmove and last node count. */
 static void node_limited_search(Subprocess *p, char best[256], uint64_t *nodes)
 {
-    send(p, "position startpos moves e2e4 e7e5");
-    send(p, "go nodes 30000");
+    pipe_send(p, "position startpos moves e2e4 e7e5");
+    pipe_send(p, "go nodes 30000");
     read_search(p, best, 256, nodes);
 }
 
@@ -566,18 +528,18 @@ static void test_one_thread_deterministic(void **state)
     char best[3][256], other[256];
     uint64_t nodes[3], other_nodes;
     Subprocess p;
-    start(&p);
+    pipe_start(&p, "uci");
     node_limited_search(&p, best[0], &nodes[0]);
-    send(&p, "setoption name Threads value 2");
-    send(&p, "go nodes 10000");
+    pipe_send(&p, "setoption name Threads value 2");
+    pipe_send(&p, "go nodes 10000");
     read_search(&p, other, sizeof other, &other_nodes);
-    send(&p, "setoption name Threads value 1");
-    send(&p, "ucinewgame");
+    pipe_send(&p, "setoption name Threads value 1");
+    pipe_send(&p, "ucinewgame");
     node_limited_search(&p, best[1], &nodes[1]);
-    finish(&p);
-    start(&p);
+    pipe_quit(&p);
+    pipe_start(&p, "uci");
     node_limited_search(&p, best[2], &nodes[2]);
-    finish(&p);
+    pipe_quit(&p);
     for (int i = 1; i < 3; i++) {
         assert_string_equal(best[0], best[i]);
         assert_true(nodes[0] == nodes[i]);

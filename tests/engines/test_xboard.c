@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "carrera_pipe.h"
 #include "errmsg.h"
 #include "eval.h"
 #include "game.h"
@@ -33,45 +34,12 @@
 #include "xboard_clock.h"
 #include "xboard_variant.h"
 
-#ifndef CARRERA_BIN
-#error "CARRERA_BIN must name the carrera binary"
-#endif
-
-/* A guard against a hang, not a speed requirement: the searches below take milliseconds. */
-#define LINE_TIMEOUT_MS 30000
-
-static void start(Subprocess *p)
-{
-    char *const argv[] = { CARRERA_BIN, "xboard", NULL };
-    char err[ERRMSG_LEN];
-    if (subprocess_start(p, argv, err, sizeof err) != 0)
-        fail_msg("%s", err);
-}
-
-static void send(Subprocess *p, const char *line)
-{
-    assert_int_equal(subprocess_send(p, line), 0);
-    assert_int_equal(subprocess_send(p, "\n"), 0);
-}
-
-static void read_line(Subprocess *p, char *line, size_t len)
-{
-    int got = subprocess_read_line(p, line, len, LINE_TIMEOUT_MS);
-    if (got != 1)
-        fail_msg("expected a line, got %s", got == 0 ? "end of output" : "nothing (timeout)");
-}
-
-static bool starts_with(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* Reads up to the line starting with prefix, which is left in line; thinking output (lines
  * starting with a digit) may come before it, nothing else. */
 static void expect(Subprocess *p, const char *prefix, char *line, size_t len)
 {
     for (;;) {
-        read_line(p, line, len);
+        pipe_read_line(p, line, len);
         if (starts_with(line, prefix))
             return;
         if (!(line[0] >= '0' && line[0] <= '9'))
@@ -86,26 +54,20 @@ static void sync_ping(Subprocess *p, int n)
     char line[4096], ping[32], pong[32];
     snprintf(ping, sizeof ping, "ping %d", n);
     snprintf(pong, sizeof pong, "pong %d", n);
-    send(p, ping);
+    pipe_send(p, ping);
     expect(p, "pong", line, sizeof line);
     assert_string_equal(line, pong);
-}
-
-static void finish(Subprocess *p)
-{
-    send(p, "quit");
-    assert_int_equal(subprocess_finish(p, LINE_TIMEOUT_MS), 0);
 }
 
 /* A started engine past the handshake, with features read. */
 static void start_handshaken(Subprocess *p)
 {
-    start(p);
-    send(p, "xboard");
-    send(p, "protover 2");
+    pipe_start(p, "xboard");
+    pipe_send(p, "xboard");
+    pipe_send(p, "protover 2");
     char line[4096];
     do
-        read_line(p, line, sizeof line);
+        pipe_read_line(p, line, sizeof line);
     while (strcmp(line, "feature done=1") != 0);
 }
 
@@ -142,18 +104,18 @@ static void test_handshake(void **state)
 {
     (void)state;
     Subprocess p;
-    start(&p);
-    send(&p, "xboard");
-    send(&p, "protover 2");
+    pipe_start(&p, "xboard");
+    pipe_send(&p, "xboard");
+    pipe_send(&p, "protover 2");
     int n_params;
     const EvalParamInfo *params = eval_param_list(&n_params);
     bool seen_param[256] = { false }, seen_main = false, seen_clear = false;
     assert_true(n_params <= 256);
     char line[4096];
-    read_line(&p, line, sizeof line);
+    pipe_read_line(&p, line, sizeof line);
     assert_string_equal(line, "feature done=0");
     for (;;) {
-        read_line(&p, line, sizeof line);
+        pipe_read_line(&p, line, sizeof line);
         assert_true(starts_with(line, "feature "));
         if (strcmp(line, "feature done=1") == 0)
             break;
@@ -193,13 +155,13 @@ static void test_handshake(void **state)
     /* an option set by the GUI takes, a bad one is answered with an error */
     char option[128];
     snprintf(option, sizeof option, "option %s=%d", params[0].name, params[0].min);
-    send(&p, option);
+    pipe_send(&p, option);
     sync_ping(&p, 1);
-    send(&p, "option Clear Hash");
+    pipe_send(&p, "option Clear Hash");
     sync_ping(&p, 2);
-    send(&p, "option NoSuchOption=3");
+    pipe_send(&p, "option NoSuchOption=3");
     expect(&p, "Error (unknown option): option NoSuchOption=3", line, sizeof line);
-    finish(&p);
+    pipe_quit(&p);
 }
 
 /* Plays `plies` moves from a variant's start (or fen): the engine moves (go), the test answers
@@ -211,22 +173,22 @@ static void play_variant(const char *xboard_name, const char *fen, int plies)
     Subprocess p;
     start_handshaken(&p);
     char line[4096], cmd[256];
-    send(&p, "new");
-    send(&p, "force");
+    pipe_send(&p, "new");
+    pipe_send(&p, "force");
     snprintf(cmd, sizeof cmd, "variant %s", xboard_name);
-    send(&p, cmd);
+    pipe_send(&p, cmd);
     char setup[XBOARD_SETUP_MAX];
     if (xboard_variant_setup(v, setup, sizeof setup)) {
-        read_line(&p, line, sizeof line);
+        pipe_read_line(&p, line, sizeof line);
         assert_string_equal(line, setup);
     }
     if (fen) {
         snprintf(cmd, sizeof cmd, "setboard %s", fen);
-        send(&p, cmd);
+        pipe_send(&p, cmd);
     }
-    send(&p, "sd 3");
+    pipe_send(&p, "sd 3");
     Game g = game_from(v->name, fen);
-    send(&p, "go");
+    pipe_send(&p, "go");
     for (int ply = 0; ply < plies; ply += 2) {
         expect(&p, "move ", line, sizeof line);
         play_text(&g, line + 5);
@@ -236,13 +198,13 @@ static void play_variant(const char *xboard_name, const char *fen, int plies)
         char text[XBOARD_MOVE_MAX];
         xboard_move_text(moves[0], v, text);
         snprintf(cmd, sizeof cmd, "usermove %s", text);
-        send(&p, cmd);
+        pipe_send(&p, cmd);
         Turn t = { { moves[0], MOVE_NONE }, 1 };
         assert_true(game_play(&g, &t));
     }
     sync_ping(&p, 9);
     game_free(&g);
-    finish(&p);
+    pipe_quit(&p);
 }
 
 static void test_variants(void **state)
@@ -278,20 +240,20 @@ static void test_gui_moves(void **state)
     int ping = 1;
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char cmd[256];
-        send(&p, "new");
-        send(&p, "force");
+        pipe_send(&p, "new");
+        pipe_send(&p, "force");
         snprintf(cmd, sizeof cmd, "variant %s", cases[i].variant);
-        send(&p, cmd);
+        pipe_send(&p, cmd);
         snprintf(cmd, sizeof cmd, "setboard %s", cases[i].fen);
-        send(&p, cmd);
+        pipe_send(&p, cmd);
         for (int m = 0; m < 4 && cases[i].moves[m]; m++) {
             snprintf(cmd, sizeof cmd, "usermove %s", cases[i].moves[m]);
-            send(&p, cmd);
-            send(&p, "undo");
+            pipe_send(&p, cmd);
+            pipe_send(&p, "undo");
             sync_ping(&p, ping++);
         }
     }
-    finish(&p);
+    pipe_quit(&p);
 }
 
 /* The engine's notation: coordinates, lower-case promotion letters, castling as the king's move
@@ -330,32 +292,32 @@ static void test_game_end(void **state)
     start_handshaken(&p);
     char line[4096];
     /* mate in one: the move, then the result by rule */
-    send(&p, "new");
-    send(&p, "force");
-    send(&p, "setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
-    send(&p, "sd 3");
-    send(&p, "go");
+    pipe_send(&p, "new");
+    pipe_send(&p, "force");
+    pipe_send(&p, "setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    pipe_send(&p, "sd 3");
+    pipe_send(&p, "go");
     expect(&p, "move ", line, sizeof line);
     assert_string_equal(line, "move a1a8");
     expect(&p, "1-0", line, sizeof line);
     assert_string_equal(line, "1-0 {White mates}");
     sync_ping(&p, 1);
     /* stalemated on its move: only the result */
-    send(&p, "new");
-    send(&p, "force");
-    send(&p, "setboard 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
-    send(&p, "go");
+    pipe_send(&p, "new");
+    pipe_send(&p, "force");
+    pipe_send(&p, "setboard 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    pipe_send(&p, "go");
     expect(&p, "1/2-1/2", line, sizeof line);
     assert_string_equal(line, "1/2-1/2 {Stalemate}");
     sync_ping(&p, 2);
     /* the opponent's move mates the engine: the result instead of a move */
-    send(&p, "new");
-    send(&p, "setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
-    send(&p, "usermove a1a8");
+    pipe_send(&p, "new");
+    pipe_send(&p, "setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    pipe_send(&p, "usermove a1a8");
     expect(&p, "1-0", line, sizeof line);
     assert_string_equal(line, "1-0 {White mates}");
     sync_ping(&p, 3);
-    finish(&p);
+    pipe_quit(&p);
 }
 
 /* `?` makes a long search move at once; a ping during the search is answered after the move;
@@ -366,32 +328,32 @@ static void test_search_control(void **state)
     Subprocess p;
     start_handshaken(&p);
     char line[4096];
-    send(&p, "new");
-    send(&p, "variant capablanca");
-    send(&p, "st 100");
+    pipe_send(&p, "new");
+    pipe_send(&p, "variant capablanca");
+    pipe_send(&p, "st 100");
     int64_t t0 = monotonic_ms();
-    send(&p, "go");
-    send(&p, "ping 1");
-    send(&p, "?");
+    pipe_send(&p, "go");
+    pipe_send(&p, "ping 1");
+    pipe_send(&p, "?");
     expect(&p, "move ", line, sizeof line);
-    read_line(&p, line, sizeof line);
+    pipe_read_line(&p, line, sizeof line);
     assert_string_equal(line, "pong 1");
     assert_true(monotonic_ms() - t0 < 20000);
     /* force mode: moves are taken, the engine does not answer; its own move taken back first,
      * whichever it was */
-    send(&p, "force");
-    send(&p, "undo");
-    send(&p, "usermove e2e4");
-    send(&p, "usermove e7e5");
-    send(&p, "remove");
+    pipe_send(&p, "force");
+    pipe_send(&p, "undo");
+    pipe_send(&p, "usermove e2e4");
+    pipe_send(&p, "usermove e7e5");
+    pipe_send(&p, "remove");
     /* back at the start: nothing left to take back */
-    send(&p, "undo");
+    pipe_send(&p, "undo");
     expect(&p, "Error (command not legal now", line, sizeof line);
-    send(&p, "usermove e2e4");
-    send(&p, "st 1");
-    send(&p, "playother");
+    pipe_send(&p, "usermove e2e4");
+    pipe_send(&p, "st 1");
+    pipe_send(&p, "playother");
     sync_ping(&p, 2); /* no move: it is not the engine's turn */
-    send(&p, "usermove e7e5");
+    pipe_send(&p, "usermove e7e5");
     t0 = monotonic_ms();
     expect(&p, "move ", line, sizeof line);
     assert_true(monotonic_ms() - t0 < 10000);
@@ -401,7 +363,7 @@ static void test_search_control(void **state)
     play_text(&g, "e7e5");
     play_text(&g, line + 5);
     game_free(&g);
-    finish(&p);
+    pipe_quit(&p);
 }
 
 /* Analysis: thinking output without a move, pings answered at once, moves and undo restart it,
@@ -412,27 +374,27 @@ static void test_analyze(void **state)
     Subprocess p;
     start_handshaken(&p);
     char line[4096];
-    send(&p, "new");
-    send(&p, "variant gothic");
-    send(&p, "post");
-    send(&p, "analyze");
-    read_line(&p, line, sizeof line);
+    pipe_send(&p, "new");
+    pipe_send(&p, "variant gothic");
+    pipe_send(&p, "post");
+    pipe_send(&p, "analyze");
+    pipe_read_line(&p, line, sizeof line);
     int depth, score;
     long long cs, nodes;
     assert_int_equal(sscanf(line, "%d %d %lld %lld", &depth, &score, &cs, &nodes), 4);
-    send(&p, "ping 1");
+    pipe_send(&p, "ping 1");
     expect(&p, "pong", line, sizeof line);
     assert_string_equal(line, "pong 1");
-    send(&p, "usermove e2e4");
-    send(&p, "undo");
-    send(&p, "usermove d2d4");
-    send(&p, "exit");
+    pipe_send(&p, "usermove e2e4");
+    pipe_send(&p, "undo");
+    pipe_send(&p, "usermove d2d4");
+    pipe_send(&p, "exit");
     sync_ping(&p, 2);
     /* after exit nothing more is printed until asked */
-    send(&p, "ping 3");
-    read_line(&p, line, sizeof line);
+    pipe_send(&p, "ping 3");
+    pipe_read_line(&p, line, sizeof line);
     assert_string_equal(line, "pong 3");
-    finish(&p);
+    pipe_quit(&p);
 }
 
 /* sd caps the depth, st the time, nps turns time into nodes. */
@@ -442,7 +404,7 @@ static long long most_nodes(Subprocess *p)
     char line[4096];
     long long most = 0;
     for (;;) {
-        read_line(p, line, sizeof line);
+        pipe_read_line(p, line, sizeof line);
         if (starts_with(line, "move "))
             return most;
         int depth, score;
@@ -458,26 +420,26 @@ static void test_limits(void **state)
     Subprocess p;
     start_handshaken(&p);
     char line[4096];
-    send(&p, "new");
-    send(&p, "post");
-    send(&p, "sd 2");
-    send(&p, "go");
+    pipe_send(&p, "new");
+    pipe_send(&p, "post");
+    pipe_send(&p, "sd 2");
+    pipe_send(&p, "go");
     int deepest = 0;
     for (;;) {
-        read_line(&p, line, sizeof line);
+        pipe_read_line(&p, line, sizeof line);
         if (starts_with(line, "move "))
             break;
         int depth = atoi(line);
         deepest = depth > deepest ? depth : deepest;
     }
     assert_int_equal(deepest, 2);
-    send(&p, "new");
-    send(&p, "nps 20000");
-    send(&p, "st 1"); /* 1 s at 20,000 nodes a second: at most 20,000 nodes */
-    send(&p, "go");
+    pipe_send(&p, "new");
+    pipe_send(&p, "nps 20000");
+    pipe_send(&p, "st 1"); /* 1 s at 20,000 nodes a second: at most 20,000 nodes */
+    pipe_send(&p, "go");
     long long most = most_nodes(&p);
     assert_true(most > 0 && most <= 20000);
-    finish(&p);
+    pipe_quit(&p);
 }
 
 /* cores 2: a game of a few moves searched on two threads, every move legal, and a node limit
@@ -488,12 +450,12 @@ static void test_cores(void **state)
     Subprocess p;
     start_handshaken(&p);
     char line[4096];
-    send(&p, "cores 2");
-    send(&p, "new");
-    send(&p, "variant capablanca");
-    send(&p, "sd 5");
+    pipe_send(&p, "cores 2");
+    pipe_send(&p, "new");
+    pipe_send(&p, "variant capablanca");
+    pipe_send(&p, "sd 5");
     Game g = game_from("capablanca", NULL);
-    send(&p, "go");
+    pipe_send(&p, "go");
     for (int turn = 0; turn < 4; turn++) {
         expect(&p, "move ", line, sizeof line);
         play_text(&g, line + 5);
@@ -505,19 +467,19 @@ static void test_cores(void **state)
         turn_to_uci(&reply, g.pos.variant, false, text);
         assert_true(game_play(&g, &reply));
         snprintf(command, sizeof command, "usermove %s", text);
-        send(&p, command);
+        pipe_send(&p, command);
     }
     expect(&p, "move ", line, sizeof line);
     play_text(&g, line + 5);
     game_free(&g);
-    send(&p, "new");
-    send(&p, "post");
-    send(&p, "nps 20000");
-    send(&p, "st 1");
-    send(&p, "go");
+    pipe_send(&p, "new");
+    pipe_send(&p, "post");
+    pipe_send(&p, "nps 20000");
+    pipe_send(&p, "st 1");
+    pipe_send(&p, "go");
     long long most = most_nodes(&p);
     assert_true(most > 0 && most <= 20000);
-    finish(&p);
+    pipe_quit(&p);
 }
 
 /* Bad input: each answered as the protocol says, and the engine still answers a ping after. */
@@ -556,40 +518,40 @@ static void test_bad_input(void **state)
     };
     Subprocess p;
     start_handshaken(&p);
-    send(&p, "new");
-    send(&p, "force");
+    pipe_send(&p, "new");
+    pipe_send(&p, "force");
     char line[4096];
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        send(&p, cases[i].line);
-        read_line(&p, line, sizeof line);
+        pipe_send(&p, cases[i].line);
+        pipe_read_line(&p, line, sizeof line);
         if (!starts_with(line, cases[i].answer))
             fail_msg("'%s' was answered '%s', not '%s...'", cases[i].line, line, cases[i].answer);
         sync_ping(&p, (int)i);
     }
     /* a good setboard brings the game back */
-    send(&p, "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-    send(&p, "usermove e2e4");
+    pipe_send(&p, "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    pipe_send(&p, "usermove e2e4");
     sync_ping(&p, 100);
     /* a line of 100,000 characters and one of binary junk */
     char *long_line = malloc(100001);
     assert_non_null(long_line);
     memset(long_line, 'x', 100000);
     long_line[100000] = '\0';
-    send(&p, long_line);
+    pipe_send(&p, long_line);
     free(long_line);
-    send(&p, "ping 101");
-    read_line(&p, line, sizeof line);
+    pipe_send(&p, "ping 101");
+    pipe_read_line(&p, line, sizeof line);
     assert_true(starts_with(line, "Error (unknown command): xxx"));
     /* the pipe reader cuts the answer into pieces of its buffer's size */
     do
-        read_line(&p, line, sizeof line);
+        pipe_read_line(&p, line, sizeof line);
     while (strspn(line, "x") == strlen(line));
     assert_string_equal(line, "pong 101");
-    send(&p, "\x01\x02\xff \x7f");
-    read_line(&p, line, sizeof line);
+    pipe_send(&p, "\x01\x02\xff \x7f");
+    pipe_read_line(&p, line, sizeof line);
     assert_true(starts_with(line, "Error (unknown command): "));
     sync_ping(&p, 102);
-    finish(&p);
+    pipe_quit(&p);
 }
 
 /* The clock's arithmetic, in this process. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The harnesses' shared helpers (fuzz.h). */
-#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, fmemopen */
 
 #include "fuzz.h"
 
@@ -80,4 +80,40 @@ bool fuzz_append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
     *len += n;
     (*buf)[*len] = '\0';
     return true;
+}
+
+bool fuzz_all_digits(const char *s) { return s[0] && strspn(s, "0123456789") == strlen(s); }
+
+void fuzz_protocol(const uint8_t *data, size_t size, const char *start, FuzzRewrite rewrite,
+                   FuzzLoop loop)
+{
+    static FILE *sink;
+    if (!sink && !(sink = fopen("/dev/null", "w")))
+        return;
+    char *text = fuzz_string(data, size);
+    if (!text)
+        return;
+    char *script = NULL;
+    size_t len = 0, cap = 0;
+    bool ok = fuzz_append(&script, &len, &cap, start, strlen(start));
+    /* a NUL ends what the loop sees of a line */
+    for (size_t at = 0; ok && at < size;) {
+        size_t end = at;
+        while (end < size && data[end] != '\n')
+            end++;
+        text[end] = '\0';
+        ok = rewrite(text + at, &script, &len, &cap);
+        at = end + 1;
+    }
+    free(text);
+    if (ok) {
+        EvalParams params;
+        eval_defaults(&params);
+        FILE *in = fmemopen(script, len ? len : 1, "r");
+        if (in) {
+            loop(in, sink, &params);
+            fclose(in);
+        }
+    }
+    free(script);
 }

@@ -8,7 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "eval.h"
 #include "rules.h"
 #include "variant.h"
 
@@ -28,5 +30,18 @@ bool fuzz_append(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
 
 /* A NUL-terminated copy of data (malloc'd), so readers of C strings can take it. */
 char *fuzz_string(const uint8_t *data, size_t size);
+
+/* s is a non-empty run of decimal digits. */
+bool fuzz_all_digits(const char *s);
+
+/* A protocol front end's loop (uci_loop, xboard_loop), and a harness's rewrite of one input line
+ * (NUL-terminated) into the line the loop will read, appended with its '\n' to the buffer. */
+typedef int (*FuzzLoop)(FILE *in, FILE *out, const EvalParams *params);
+typedef bool (*FuzzRewrite)(const char *line, char **buf, size_t *len, size_t *cap);
+
+/* Runs loop, with the default evaluation, on a script of start followed by every line of data
+ * (lines end at '\n' as getline reads them) passed through rewrite; the answers go to /dev/null. */
+void fuzz_protocol(const uint8_t *data, size_t size, const char *start, FuzzRewrite rewrite,
+                   FuzzLoop loop);
 
 #endif

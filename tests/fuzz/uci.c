@@ -3,7 +3,7 @@
  * answers into /dev/null. Searches are kept tiny by the harness, not by the engine: every `go`
  * gets `nodes 1000` appended (the last limit given wins), `go perft N` is cut to depth 2 and a
  * Hash size to 4 MiB; everything else reaches the loop as written. */
-#define _POSIX_C_SOURCE 200809L /* fmemopen, strdup */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +12,6 @@
 
 #include "fuzz.h"
 #include "uci_server.h"
-
-static bool all_digits(const char *s) { return s[0] && strspn(s, "0123456789") == strlen(s); }
 
 /* One line as the loop will read it (up to the first NUL or CR), with its limits cut. */
 static bool rewrite(const char *line, char **buf, size_t *len, size_t *cap)
@@ -34,7 +32,7 @@ static bool rewrite(const char *line, char **buf, size_t *len, size_t *cap)
     const char *tail = "";
     char cut[64];
     if (n >= 1 && strcmp(tokens[0], "go") == 0) {
-        if (n == 3 && strcmp(tokens[1], "perft") == 0 && all_digits(tokens[2]) &&
+        if (n == 3 && strcmp(tokens[1], "perft") == 0 && fuzz_all_digits(tokens[2]) &&
             (strlen(tokens[2]) > 1 || tokens[2][0] > '2')) {
             snprintf(copy, strlen(copy) + 1, "go perft 2");
         } else if (n < 2 || strcmp(tokens[1], "perft") != 0) {
@@ -42,7 +40,7 @@ static bool rewrite(const char *line, char **buf, size_t *len, size_t *cap)
         }
     } else if (n == 5 && strcmp(tokens[0], "setoption") == 0 && strcmp(tokens[1], "name") == 0 &&
                strcasecmp(tokens[2], "Hash") == 0 && strcmp(tokens[3], "value") == 0 &&
-               all_digits(tokens[4]) && (strlen(tokens[4]) > 1 || tokens[4][0] > '4')) {
+               fuzz_all_digits(tokens[4]) && (strlen(tokens[4]) > 1 || tokens[4][0] > '4')) {
         snprintf(cut, sizeof cut, "setoption name %s value 4", tokens[2]);
         free(copy);
         copy = strdup(cut);
@@ -56,36 +54,6 @@ static bool rewrite(const char *line, char **buf, size_t *len, size_t *cap)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static FILE *sink;
-    if (!sink && !(sink = fopen("/dev/null", "w")))
-        return 0;
-    char *text = malloc(size + 1);
-    if (!text)
-        return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
-    char *script = NULL;
-    size_t len = 0, cap = 0;
-    bool ok = fuzz_append(&script, &len, &cap, "", 0);
-    /* lines end at '\n' as getline reads them; a NUL ends what the loop sees of a line */
-    for (size_t at = 0; ok && at < size;) {
-        size_t end = at;
-        while (end < size && data[end] != '\n')
-            end++;
-        text[end] = '\0';
-        ok = rewrite(text + at, &script, &len, &cap);
-        at = end + 1;
-    }
-    free(text);
-    if (ok) {
-        EvalParams params;
-        eval_defaults(&params);
-        FILE *in = fmemopen(script, len ? len : 1, "r");
-        if (in) {
-            uci_loop(in, sink, &params);
-            fclose(in);
-        }
-    }
-    free(script);
+    fuzz_protocol(data, size, "", rewrite, uci_loop);
     return 0;
 }

@@ -4,7 +4,7 @@
  * engine: the script starts with `sd 2` and has it again after every `new` (which clears the
  * depth limit), every `sd` asks for 2 plies at most, and `memory` for 4 MiB at most; everything
  * else reaches the loop as written, analysis, `?`, `ping` and clocks included. */
-#define _POSIX_C_SOURCE 200809L /* fmemopen, strdup, strtok_r */
+#define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +12,6 @@
 
 #include "fuzz.h"
 #include "xboard_server.h"
-
-static bool all_digits(const char *s) { return s[0] && strspn(s, "0123456789") == strlen(s); }
 
 /* One line as the loop will read it (up to the first NUL or CR), with its limits cut. */
 static bool rewrite(const char *line, char **buf, size_t *len, size_t *cap)
@@ -31,10 +29,10 @@ static bool rewrite(const char *line, char **buf, size_t *len, size_t *cap)
     for (char *t = strtok_r(scan, " \t", &save); t && n < 3; t = strtok_r(NULL, " \t", &save))
         tokens[n++] = t;
     const char *text = copy, *after = "";
-    if (n == 2 && strcmp(tokens[0], "sd") == 0 && all_digits(tokens[1]) &&
+    if (n == 2 && strcmp(tokens[0], "sd") == 0 && fuzz_all_digits(tokens[1]) &&
         (strlen(tokens[1]) > 1 || tokens[1][0] > '2'))
         text = "sd 2";
-    else if (n == 2 && strcmp(tokens[0], "memory") == 0 && all_digits(tokens[1]) &&
+    else if (n == 2 && strcmp(tokens[0], "memory") == 0 && fuzz_all_digits(tokens[1]) &&
              (strlen(tokens[1]) > 1 || tokens[1][0] > '4'))
         text = "memory 4";
     else if (n >= 1 && strcmp(tokens[0], "new") == 0)
@@ -49,36 +47,6 @@ static bool rewrite(const char *line, char **buf, size_t *len, size_t *cap)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static FILE *sink;
-    if (!sink && !(sink = fopen("/dev/null", "w")))
-        return 0;
-    char *text = malloc(size + 1);
-    if (!text)
-        return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
-    char *script = NULL;
-    size_t len = 0, cap = 0;
-    bool ok = fuzz_append(&script, &len, &cap, "sd 2\n", 5);
-    /* lines end at '\n' as getline reads them; a NUL ends what the loop sees of a line */
-    for (size_t at = 0; ok && at < size;) {
-        size_t end = at;
-        while (end < size && data[end] != '\n')
-            end++;
-        text[end] = '\0';
-        ok = rewrite(text + at, &script, &len, &cap);
-        at = end + 1;
-    }
-    free(text);
-    if (ok) {
-        EvalParams params;
-        eval_defaults(&params);
-        FILE *in = fmemopen(script, len, "r");
-        if (in) {
-            xboard_loop(in, sink, &params);
-            fclose(in);
-        }
-    }
-    free(script);
+    fuzz_protocol(data, size, "sd 2\n", rewrite, xboard_loop);
     return 0;
 }

@@ -13,21 +13,11 @@
 #include <cmocka.h>
 
 #include "errmsg.h"
+#include "load_fen.h"
 #include "eval.h"
 #include "rng.h"
 
 #define PER_VARIANT 100
-
-static void load(Position *p, const char *variant, const char *fen)
-{
-    Setup s;
-    char err[ERRMSG_LEN];
-    const Variant *v = variant_by_name(variant);
-    assert_non_null(v);
-    if (setup_from_fen(&s, v, fen, err, sizeof err) != 0)
-        fail_msg("%s: %s", fen, err);
-    position_from_setup(p, &s);
-}
 
 static int flip_square(int sq, int files)
 {
@@ -180,7 +170,7 @@ static void symmetric_starts_score_the_tempo(void **state)
     }
     /* 1. e4 e5 is as symmetric. */
     Position pos;
-    load(&pos, "chess", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    load_fen(&pos, "chess", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
     assert_int_equal(evaluate(&e, &pos), p.tempo);
 }
 
@@ -190,13 +180,13 @@ static void check_order(const Eval *e, const char *variant, const char *base,
                         const char *fen_template, const char *order)
 {
     Position pos;
-    load(&pos, variant, base);
+    load_fen(&pos, variant, base);
     int last = 0, floor = evaluate(e, &pos);
     for (const char *t = order; *t; t++) {
         char fen[FEN_MAX];
         snprintf(fen, sizeof fen, "%s", fen_template);
         *strchr(fen, 'X') = *t;
-        load(&pos, variant, fen);
+        load_fen(&pos, variant, fen);
         int score = evaluate(e, &pos);
         /* Bishop and Knight may tie; every other step must be a strict loss. */
         if (t != order && (score > last || (score == last && *t != 'N')))
@@ -326,7 +316,7 @@ static void archbishop_value_is_tapered(void **state)
     for (int f = 0; f < 2; f++) {
         const int sign = f == 0 ? 1 : -1;
         Position pos;
-        load(&pos, "capablanca", fens[f]);
+        load_fen(&pos, "capablanca", fens[f]);
         EvalParams p;
         static Eval e;
         char err[ERRMSG_LEN];
@@ -347,7 +337,7 @@ static void archbishop_value_is_tapered(void **state)
     }
     /* Without an Archbishop on the board its value changes nothing. */
     Position pos;
-    load(&pos, "capablanca", "4k5/ppp2ppppp/3r6/10/1R8/10/PPPPPPPPPP/4K5 w - - 0 1");
+    load_fen(&pos, "capablanca", "4k5/ppp2ppppp/3r6/10/1R8/10/PPPPPPPPPP/4K5 w - - 0 1");
     EvalParams p;
     static Eval e;
     eval_defaults(&p);
@@ -379,7 +369,7 @@ static int contribution_at(const Position *pos, const char *const names[], int n
 static int contribution(const char *variant, const char *fen, const char *const names[], int n)
 {
     Position pos;
-    load(&pos, variant, fen);
+    load_fen(&pos, variant, fen);
     return contribution_at(&pos, names, n);
 }
 
@@ -446,7 +436,7 @@ static void pieces_and_kings(void **state)
     assert_int_equal(contribution("chess", "2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", pair, 2), 0);
     /* Galvin's game: without Black's king there is nothing to attack or shelter. */
     Position pos;
-    load(&pos, "chess", "6k1/5ppp/8/7N/6Q1/8/PPP5/1K3R2 w - - 0 1");
+    load_fen(&pos, "chess", "6k1/5ppp/8/7N/6Q1/8/PPP5/1K3R2 w - - 0 1");
     remove_kings(&pos, 1 << BLACK);
     assert_int_equal(contribution_at(&pos, attack, 1), 0);
     assert_int_equal(contribution_at(&pos, shelter, 1), 3 * p.king_shelter * 7 / 24);

@@ -19,23 +19,13 @@
 
 #include "errmsg.h"
 #include "eval_linear.h"
+#include "load_fen.h"
 #include "quiet.h"
 #include "random_position.h"
 #include "rng.h"
 #include "setup.h"
 #include "texel_data.h"
 #include "texel_file.h"
-
-static void load(Position *p, const char *variant, const char *fen)
-{
-    Setup s;
-    char err[ERRMSG_LEN];
-    const Variant *v = variant_by_name(variant);
-    assert_non_null(v);
-    if (setup_from_fen(&s, v, fen, err, sizeof err) != 0)
-        fail_msg("%s: %s", fen, err);
-    position_from_setup(p, &s);
-}
 
 static void fen_of(const Position *p, char *out)
 {
@@ -73,14 +63,14 @@ static void leaf_of_hanging_queen_is_after_the_capture(void **state)
     Position p, leaf;
     char fen[FEN_MAX];
     /* White's rook takes the undefended queen on a5; nothing more to take after it. */
-    load(&p, "chess", "4k3/8/8/q7/8/8/8/R3K3 w - - 0 1");
+    load_fen(&p, "chess", "4k3/8/8/q7/8/8/8/R3K3 w - - 0 1");
     int score = quiet_leaf(&e, &p, &leaf);
     fen_of(&leaf, fen);
     assert_string_equal(fen, "4k3/8/8/R7/8/8/8/4K3 b - - 0 1");
     assert_int_equal(score, -evaluate(&e, &leaf));
     /* A quiet position is its own leaf. */
-    load(&p, "capablanca",
-         "r1abqkbcnr/pppppppppp/2n7/10/10/7N2/PPPPPPPPPP/RNABQKBC1R w KQkq - 2 2");
+    load_fen(&p, "capablanca",
+             "r1abqkbcnr/pppppppppp/2n7/10/10/7N2/PPPPPPPPPP/RNABQKBC1R w KQkq - 2 2");
     score = quiet_leaf(&e, &p, &leaf);
     assert_true(position_key128(&leaf) == position_key128(&p));
     assert_int_equal(score, evaluate(&e, &p));
@@ -92,7 +82,7 @@ static void leaf_skips_a_losing_capture(void **state)
     const Eval e = defaults();
     Position p, leaf;
     /* Qxd5 loses the queen to the pawn on c6: standing pat is better, the leaf is p. */
-    load(&p, "chess", "4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1");
+    load_fen(&p, "chess", "4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1");
     quiet_leaf(&e, &p, &leaf);
     assert_true(position_key128(&leaf) == position_key128(&p));
 }
@@ -310,7 +300,7 @@ static void data_file_round_trip(void **state)
     assert_int_equal(texel_file_write_header(f, "made: here\nsource: there", err, sizeof err), 0);
     for (int i = 0; i < 3; i++) {
         Position p;
-        load(&p, variants[i], fens[i]);
+        load_fen(&p, variants[i], fens[i]);
         TexelRow row = { variant_by_name(variants[i]), i == 2 ? TURNS_MARSEILLAIS : TURNS_SINGLE,
                          results[i], 7u * (uint64_t)i, &p };
         assert_int_equal(texel_file_write_row(f, &row, err, sizeof err), 0);
@@ -324,7 +314,7 @@ static void data_file_round_trip(void **state)
     for (int i = 0; i < 3; i++) {
         Position p;
         char want[FEN_MAX];
-        load(&p, variants[i], fens[i]);
+        load_fen(&p, variants[i], fens[i]);
         fen_of(&p, want);
         assert_string_equal(rows.fens[i], want);
         assert_true(rows.results[i] == results[i]);

@@ -64,65 +64,84 @@ static void k_is_recovered(void **state)
     }
 }
 
-/* The fit's options for P parameters within +-bound of the start, all fitted. */
-static TexelFitOptions options(double k, double lo[P], double hi[P], bool fit[P], double bound)
+/* A fit to test: training and validation sets made by make_set (seeds seed and seed + 1), every
+ * parameter fitted from 0 within +-bound, 3000 steps at rate 1, patience 300. */
+typedef struct Problem {
+    TexelSet train, valid;
+    double lo[P], hi[P], delta[P];
+    bool fit[P];
+    TexelFitOptions o;
+} Problem;
+
+static void problem_make(Problem *f, const double train_truth[P], const double valid_truth[P],
+                         int n_train, int n_valid, double k, bool soft, uint64_t seed, double bound)
 {
+    make_set(&f->train, n_train, train_truth, k, soft, seed);
+    make_set(&f->valid, n_valid, valid_truth, k, soft, seed + 1);
     for (int j = 0; j < P; j++) {
-        lo[j] = -bound;
-        hi[j] = bound;
-        fit[j] = true;
+        f->lo[j] = -bound;
+        f->hi[j] = bound;
+        f->delta[j] = 0;
+        f->fit[j] = true;
     }
-    return (TexelFitOptions){
-        .k = k, .iterations = 3000, .rate = 1, .patience = 300, .lo = lo, .hi = hi, .fit = fit
-    };
+    f->o = (TexelFitOptions){ .k = k,
+                              .iterations = 3000,
+                              .rate = 1,
+                              .patience = 300,
+                              .lo = f->lo,
+                              .hi = f->hi,
+                              .fit = f->fit };
+}
+
+/* Fits f's training set against its validation set (or other, when not NULL). */
+static int problem_fit(Problem *f, TexelSet *other, TexelFitResult *res, char *err)
+{
+    return texel_fit(&f->train, other ? other : &f->valid, &f->o, f->delta, NULL, NULL, res, err,
+                     ERRMSG_LEN);
+}
+
+static void problem_free(Problem *f)
+{
+    texel_set_free(&f->train);
+    texel_set_free(&f->valid);
 }
 
 static void parameters_are_recovered_from_noisy_results(void **state)
 {
     (void)state;
     const double truth[P] = { 40, -25, 10 };
-    TexelSet train, valid;
-    make_set(&train, 40000, truth, 1.2, false, 11);
-    make_set(&valid, 10000, truth, 1.2, false, 12);
-    double lo[P], hi[P], delta[P] = { 0 };
-    bool fit[P];
-    TexelFitOptions o = options(1.2, lo, hi, fit, 200);
+    Problem f;
+    problem_make(&f, truth, truth, 40000, 10000, 1.2, false, 11, 200);
     TexelFitResult res;
     char err[ERRMSG_LEN];
-    double before = texel_mse(&valid, delta, 1.2);
-    assert_int_equal(texel_fit(&train, &valid, &o, delta, NULL, NULL, &res, err, sizeof err), 0);
+    double before = texel_mse(&f.valid, f.delta, 1.2);
+    assert_int_equal(problem_fit(&f, NULL, &res, err), 0);
     for (int j = 0; j < P; j++)
-        if (fabs(delta[j] - truth[j]) > 3)
-            fail_msg("parameter %d fitted as %g, the truth is %g", j, delta[j], truth[j]);
+        if (fabs(f.delta[j] - truth[j]) > 3)
+            fail_msg("parameter %d fitted as %g, the truth is %g", j, f.delta[j], truth[j]);
     assert_true(res.converged);
     assert_true(res.valid < before);
     assert_true(res.valid0 == before);
     assert_true(res.best_iteration > 0);
-    assert_true(fabs(res.valid - texel_mse(&valid, delta, 1.2)) < 1e-12);
-    texel_set_free(&train);
-    texel_set_free(&valid);
+    assert_true(fabs(res.valid - texel_mse(&f.valid, f.delta, 1.2)) < 1e-12);
+    problem_free(&f);
 }
 
 static void bounds_and_fixed_parameters_hold(void **state)
 {
     (void)state;
     const double truth[P] = { 40, -25, 10 };
-    TexelSet train, valid;
-    make_set(&train, 5000, truth, 1, true, 21);
-    make_set(&valid, 1000, truth, 1, true, 22);
-    double lo[P], hi[P], delta[P] = { 0 };
-    bool fit[P];
-    TexelFitOptions o = options(1, lo, hi, fit, 200);
-    hi[0] = 20;     /* the truth, 40, lies beyond */
-    fit[2] = false; /* stays at the start */
+    Problem f;
+    problem_make(&f, truth, truth, 5000, 1000, 1, true, 21, 200);
+    f.hi[0] = 20;     /* the truth, 40, lies beyond */
+    f.fit[2] = false; /* stays at the start */
     TexelFitResult res;
     char err[ERRMSG_LEN];
-    assert_int_equal(texel_fit(&train, &valid, &o, delta, NULL, NULL, &res, err, sizeof err), 0);
-    assert_true(delta[0] == 20);
-    assert_true(delta[2] == 0);
-    assert_true(fabs(delta[1] - truth[1]) < 10);
-    texel_set_free(&train);
-    texel_set_free(&valid);
+    assert_int_equal(problem_fit(&f, NULL, &res, err), 0);
+    assert_true(f.delta[0] == 20);
+    assert_true(f.delta[2] == 0);
+    assert_true(fabs(f.delta[1] - truth[1]) < 10);
+    problem_free(&f);
 }
 
 /* A validation set labelled by other parameters: the training error falls until it converges,
@@ -131,54 +150,45 @@ static void overfitting_shows_in_the_validation_error(void **state)
 {
     (void)state;
     const double train_truth[P] = { 40, -25, 10 }, valid_truth[P] = { -40, 25, -10 };
-    TexelSet train, valid;
-    make_set(&train, 3000, train_truth, 1, true, 31);
-    make_set(&valid, 1000, valid_truth, 1, true, 32);
-    double lo[P], hi[P], delta[P] = { 0 };
-    bool fit[P];
-    TexelFitOptions o = options(1, lo, hi, fit, 200);
-    o.patience = 50;
+    Problem f;
+    problem_make(&f, train_truth, valid_truth, 3000, 1000, 1, true, 31, 200);
+    f.o.patience = 50;
     TexelFitResult res;
     char err[ERRMSG_LEN];
-    assert_int_equal(texel_fit(&train, &valid, &o, delta, NULL, NULL, &res, err, sizeof err), 0);
+    assert_int_equal(problem_fit(&f, NULL, &res, err), 0);
     assert_true(res.converged);
-    assert_true(res.iterations < o.iterations);
+    assert_true(res.iterations < f.o.iterations);
     assert_true(res.train < res.train0);
     assert_true(res.valid > res.valid0);
     assert_int_equal(res.best_iteration, 0);
     assert_true(res.best_valid == res.valid0);
     for (int j = 0; j < P; j++)
-        assert_true(fabs(delta[j] - train_truth[j]) < 1);
-    texel_set_free(&train);
-    texel_set_free(&valid);
+        assert_true(fabs(f.delta[j] - train_truth[j]) < 1);
+    problem_free(&f);
 }
 
 static void bad_options_are_refused(void **state)
 {
     (void)state;
-    TexelSet train, valid, other;
     const double zero[P] = { 0 };
+    Problem f;
+    problem_make(&f, zero, zero, 10, 10, 1, true, 41, 10);
+    TexelSet other;
     char err[ERRMSG_LEN];
-    make_set(&train, 10, zero, 1, true, 41);
-    make_set(&valid, 10, zero, 1, true, 42);
     assert_int_equal(texel_set_init(&other, P + 1, err, sizeof err), 0);
     assert_int_equal(texel_set_init(&(TexelSet){ 0 }, 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "0 parameters"));
-    double lo[P], hi[P], delta[P] = { 0 };
-    bool fit[P];
-    TexelFitOptions o = options(1, lo, hi, fit, 10);
     TexelFitResult res;
-    assert_int_equal(texel_fit(&train, &other, &o, delta, NULL, NULL, &res, err, sizeof err), -1);
+    assert_int_equal(problem_fit(&f, &other, &res, err), -1);
     assert_non_null(strstr(err, "parameters"));
-    o.k = 0;
-    assert_int_equal(texel_fit(&train, &valid, &o, delta, NULL, NULL, &res, err, sizeof err), -1);
+    f.o.k = 0;
+    assert_int_equal(problem_fit(&f, NULL, &res, err), -1);
     assert_non_null(strstr(err, "K"));
-    o.k = 1;
-    delta[1] = 11;
-    assert_int_equal(texel_fit(&train, &valid, &o, delta, NULL, NULL, &res, err, sizeof err), -1);
+    f.o.k = 1;
+    f.delta[1] = 11;
+    assert_int_equal(problem_fit(&f, NULL, &res, err), -1);
     assert_non_null(strstr(err, "outside its bounds"));
-    texel_set_free(&train);
-    texel_set_free(&valid);
+    problem_free(&f);
     texel_set_free(&other);
 }
 
