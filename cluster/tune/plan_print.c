@@ -37,7 +37,11 @@ int plan_print(FILE *out, const MatchConfig *c, char *err, size_t errlen)
         pairs[i] = (double)match_imbalance_pairs(c, i);
         total += pairs[i];
     }
-    const EvalParams *e = &c->players[0].eval;
+    /* an external engine's values are its own and unknown here: Carrera's defaults stand in */
+    const bool own = c->players[0].kind == PLAYER_CARRERA;
+    EvalParams defaults;
+    eval_defaults(&defaults);
+    const EvalParams *e = own ? &c->players[0].eval : &defaults;
     double value[TUNE_PIECES];
     for (int p = 0; p < TUNE_PIECES; p++)
         value[p] = e->value_mg[PAWN + p] / (double)e->value_mg[PAWN];
@@ -71,9 +75,11 @@ int plan_print(FILE *out, const MatchConfig *c, char *err, size_t errlen)
     fprintf(
         out,
         "plan of the %d imbalances (one stage; docs/statistics.md 4, \"Planning\"), assuming the "
-        "values player 1 plays with, a pawn worth %.2f logits, draw rate %.2f and pentanomial "
-        "factor %.1f:\n",
-        n, pawn_logit, model.draw_rate, PLAN_FACTOR);
+        "values %s, a pawn worth %.2f logits, draw rate %.2f and pentanomial factor %.1f:\n",
+        n,
+        own ? "player 1 plays with"
+            : "of Carrera's default evaluation (player 1 is an external engine)",
+        pawn_logit, model.draw_rate, PLAN_FACTOR);
     fprintf(out, "  imbalance  weight   pairs  expected score%s\n",
             optimal ? "  optimal weight" : "");
     for (int i = 0; i < n; i++) {

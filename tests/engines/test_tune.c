@@ -406,6 +406,33 @@ static void test_imbalance_sweep(void **state)
     run_free(&r);
 }
 
+/* The plan of a design played by external engines, whose values Carrera cannot know, assumes
+ * Carrera's defaults and says so (it once divided by a pawn of 0 and refused the file). */
+static void test_plan_of_external_engines(void **state)
+{
+    (void)state;
+    static const char *const engines[] = { "uci", "xboard" };
+    for (int i = 0; i < 2; i++) {
+        char config[1024], ini[512];
+        snprintf(config, sizeof config,
+                 "[match]\nvariant = capablanca\nimbalances = Q:A, A:RN, R:NPP, N:PPP, P*2\n"
+                 "games = 20\n[tune]\nmethod = imbalance\n"
+                 "[player1]\nengine = %s\ncommand = /usr/games/fairymax\ndepth = 4\n"
+                 "[player2]\nengine = %s\ncommand = /usr/games/fairymax\ndepth = 4\n",
+                 engines[i], engines[i]);
+        path_of(ini, sizeof ini, engines[i], "ini");
+        write_bytes(ini, config, strlen(config));
+        const char *argv[] = { CARRERA_BIN, "check-config", ini, NULL };
+        Run r = run_program(argv);
+        if (r.status != 0)
+            fail_msg("%s: status %d\n%s\n%s", engines[i], r.status, r.out, r.err);
+        assert_contains(r.out, "plan of the 5 imbalances");
+        assert_contains(r.out, "of Carrera's default evaluation (player 1 is an external engine)");
+        assert_contains(r.out, "\n  A-(R+N) ");
+        run_free(&r);
+    }
+}
+
 /* A design without pawns is fitted all the same: its results are ratios, to the Queen, with
  * Fieller's and the bootstrap's intervals, stored as such. */
 static void test_pawn_free(void **state)
@@ -769,6 +796,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_imbalance_iterations),
         cmocka_unit_test(test_imbalance_sweep),
+        cmocka_unit_test(test_plan_of_external_engines),
         cmocka_unit_test(test_pawn_free),
         cmocka_unit_test(test_spsa),
         cmocka_unit_test(test_spsa_kill_and_resume),
