@@ -13,6 +13,7 @@
 #include "game.h"
 #include "rng.h"
 #include "turn.h"
+#include "xboard_client.h"
 
 /* How often the random turns of one pair are drawn anew before giving up. */
 #define OPENING_ATTEMPTS 100
@@ -51,7 +52,9 @@ static void fen_of_line(const char *line, char *fen, size_t len)
 
 int openings_load(Openings *o, const MatchConfig *c, char *err, size_t errlen)
 {
-    *o = (Openings){ .cfg = c };
+    *o = (Openings){ .cfg = c,
+                     .edit_only = c->players[0].kind == PLAYER_XBOARD ||
+                                  c->players[1].kind == PLAYER_XBOARD };
     if (c->openings != OPENINGS_FILE)
         return 0;
     FILE *f = fopen(c->openings_file, "re");
@@ -106,6 +109,15 @@ void openings_free(Openings *o)
     o->n_lines = 0;
 }
 
+/* Whether an xboard engine without setboard can be given p by edit (xboard_client.h). */
+static bool edit_can_set_up(const Position *p)
+{
+    Setup s;
+    position_to_setup(p, &s);
+    char commands[4096], why[ERRMSG_LEN];
+    return xboard_edit_commands(&s, commands, sizeof commands, why, sizeof why) == 0;
+}
+
 int openings_position(const Openings *o, uint64_t pair, int game, Position *out, char *err,
                       size_t errlen)
 {
@@ -139,7 +151,7 @@ int openings_position(const Openings *o, uint64_t pair, int game, Position *out,
             else
                 on = game_status(&g, NULL) == TERM_NONE;
         }
-        if (on) {
+        if (on && (!o->edit_only || edit_can_set_up(&g.pos))) {
             *out = g.pos;
             game_free(&g);
             turn_list_free(&list);
@@ -149,6 +161,9 @@ int openings_position(const Openings *o, uint64_t pair, int game, Position *out,
     }
     turn_list_free(&list);
     return errmsg_fail(err, errlen,
-                       "no opening for pair %llu: its random turns end the game every time",
-                       (unsigned long long)pair);
+                       "no opening for pair %llu: its random turns end the game every time%s",
+                       (unsigned long long)pair,
+                       o->edit_only ? " or leave a position the xboard protocol's edit cannot "
+                                      "set up"
+                                    : "");
 }

@@ -7,6 +7,7 @@
 #ifndef CARRERA_OPENINGS_H
 #define CARRERA_OPENINGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,7 @@ typedef struct Openings {
     const MatchConfig *cfg;
     Setup *lines; /* OPENINGS_FILE: every position of the file, checked */
     size_t n_lines;
+    bool edit_only; /* a player is an xboard engine: only positions edit can set up */
 } Openings;
 
 /* Prepares the openings of c (reading and checking the whole file for OPENINGS_FILE: a bad
@@ -29,9 +31,12 @@ void openings_free(Openings *o);
  * of a pair, except in a material-odds match (MatchConfig imbalances): there the pair's
  * imbalance changes the material of the side player 1 does not play (Black in game 1, White in
  * game 2) before the random turns. Random turns never end the game: an
- * opening whose random turns would is drawn again. Returns 0, or -1 with a message when no
- * opening with the game still on can be found (a position with hardly any play left) or the
- * imbalance does not fit the array. */
+ * opening whose random turns would is drawn again, and so is one that the xboard protocol's edit
+ * command cannot set up (a castling right lost by a king or rook that went back to its square, an
+ * en passant square) when a player is an xboard engine: such an engine may lack setboard, and the
+ * openings must not depend on what an engine says (every rank computes them alone). Returns 0, or
+ * -1 with a message when no opening with the game still on can be found (a position with hardly any
+ * play left) or the imbalance does not fit the array. */
 int openings_position(const Openings *o, uint64_t pair, int game, Position *out, char *err,
                       size_t errlen);
 
