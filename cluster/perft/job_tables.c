@@ -104,9 +104,11 @@ void job_tables_init(JobTables *t, const PerftRun *job, UnitCounter *counter, co
                  "measured: a probe of another rank %.2f us, a subtree of that depth %.0f us",
                  latency * 1e6, subtree * 1e6);
     snprintf(t->text, sizeof t->text,
-             "own table %.2f MB per rank; shared table %.2f MB per rank over %d ranks, counts "
-             "of depth %d and more (%s)",
-             mb(own), mb(shared_table_bytes(t->shared)), ranks, t->min_depth, how);
+             "own table %.2f MB per rank; shared table %.2f MB per rank over %d ranks (%d "
+             "of them reached by rank 0 through shared memory), counts of depth %d and more "
+             "(%s)",
+             mb(own), mb(shared_table_bytes(t->shared)), ranks,
+             shared_table_direct_ranks(t->shared), t->min_depth, how);
 }
 
 void job_tables_free(JobTables *t, UnitCounter *counter)

@@ -19,7 +19,7 @@
 typedef struct JobTables {
     SharedTable *shared; /* NULL: no shared table */
     int min_depth;       /* the least depth of a shared count */
-    char text[320];      /* what the job's tables are, for the provenance and stderr */
+    char text[400];      /* what the job's tables are, for the provenance and stderr */
 } JobTables;
 
 /* The own table's part of the hash: all of it, or what the shared table leaves. */
