@@ -260,6 +260,18 @@ void shared_table_store(void *ctx, uint64_t lo, uint64_t hi, int depth, uint64_t
     }
 }
 
+void shared_table_prefetch(void *ctx, uint64_t lo)
+{
+    const SharedTable *t = ctx;
+    if (!t->buckets)
+        return;
+    int rank;
+    size_t bucket;
+    place(t, lo, &rank, &bucket);
+    if (t->parts[rank])
+        __builtin_prefetch(&t->parts[rank][bucket * WORDS]);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

@@ -54,5 +54,7 @@ double shared_table_latency(SharedTable *t, int n);
 bool shared_table_probe(void *ctx, uint64_t lo, uint64_t hi, uint64_t *count, PerftTTWork *w);
 void shared_table_store(void *ctx, uint64_t lo, uint64_t hi, int depth, uint64_t count,
                         PerftTTWork *w);
+/* PerftTTShared's prefetch: a bucket in this node's memory starts coming into the cache. */
+void shared_table_prefetch(void *ctx, uint64_t lo);
 
 #endif

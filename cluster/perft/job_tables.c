@@ -94,7 +94,8 @@ void job_tables_init(JobTables *t, const PerftRun *job, UnitCounter *counter, co
     else
         t->min_depth =
             (int)comm_broadcast(comm_rank() == 0 ? measure_depth(job, root, latency, &subtree) : 0);
-    const PerftTTShared level = { t->shared, t->min_depth, shared_table_probe, shared_table_store };
+    const PerftTTShared level = { t->shared, t->min_depth, shared_table_probe, shared_table_store,
+                                  shared_table_prefetch };
     perft_tt_set_shared(counter->tt, &level);
     char how[160];
     if (job->shared_depth > 0)

@@ -125,7 +125,8 @@ static PerftTTWork count_trees(size_t own_bytes, size_t shared_bytes)
         position_from_setup(&p, &s);
         PerftTT *tt = perft_tt_new(own_bytes);
         assert_non_null(tt);
-        const PerftTTShared level = { t, 2, shared_table_probe, shared_table_store };
+        const PerftTTShared level = { t, 2, shared_table_probe, shared_table_store,
+                                      shared_table_prefetch };
         perft_tt_set_shared(tt, &level);
         PerftJob job = { .root = &p, .rules = r, .depth = tree->depth, .threads = 2, .tt = tt };
         PerftResult res;
