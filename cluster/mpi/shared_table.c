@@ -44,6 +44,16 @@ static bool forced_mpi(void)
     return v && strcmp(v, "1") == 0;
 }
 
+bool shared_table_node_wide(void)
+{
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, comm_rank(), MPI_INFO_NULL, &node);
+    int n;
+    MPI_Comm_size(node, &n);
+    MPI_Comm_free(&node);
+    return !comm_max(forced_mpi() || n < comm_size());
+}
+
 /* The parts of this node's ranks, by their ranks in t->comm, in t->parts. */
 static void find_node_parts(SharedTable *t)
 {

@@ -33,6 +33,10 @@ typedef struct SharedTable SharedTable;
  * as if each rank had a node of its own. */
 SharedTable *shared_table_new(size_t bytes, char *err, size_t errlen);
 
+/* Whether a table made now would reach every rank's part through shared memory: every rank on
+ * this node, and no switch forcing MPI. Collective. */
+bool shared_table_node_wide(void);
+
 /* Frees it once no thread of any rank uses it. Collective. */
 void shared_table_free(SharedTable *t);
 
