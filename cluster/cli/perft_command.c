@@ -76,7 +76,7 @@ void perft_usage(FILE *out)
           "                   to one table spread over every rank (default on)\n"
           "  --shared-depth N the least depth of a shared count, 2 to 30 (default: measured)\n"
           "  --shared-mb MB   each rank's part of the shared table, taken out of --hash\n"
-          "                   (default: a quarter of it)\n"
+          "                   (default: a quarter of it; on one node, all but a 64th)\n"
           "\n"
           "Prints `move: count` lines (with --divide) and a blank line, then\n"
           "`Nodes searched: N`, as Stockfish's `go perft` does.\n",
@@ -149,7 +149,7 @@ typedef struct PerftRequest {
     int depth, split_depth; /* split_depth 0: chosen */
     bool no_shared;         /* --shared-table off */
     int shared_depth;       /* 0: measured */
-    size_t shared_bytes;    /* PERFT_SHARED_AUTO: a quarter of the hash */
+    size_t shared_bytes;    /* PERFT_SHARED_AUTO: job_tables.c decides */
     PerftUnit unit;
     PerftRunOptions run; /* threads (0: the default), hash bytes, quiet */
     uint64_t key_seed;

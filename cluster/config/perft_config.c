@@ -295,7 +295,7 @@ void perft_config_summary(const PerftConfig *c, char *out, size_t outlen)
         snprintf(threads, sizeof threads, "default");
     else
         snprintf(threads, sizeof threads, "%d", c->threads);
-    char depth[32] = "auto", part[32] = "a quarter of it";
+    char depth[32] = "auto", part[48] = "auto: a quarter, on one node more";
     if (c->shared_depth != CONFIG_SHARED_DEPTH_AUTO)
         snprintf(depth, sizeof depth, "%d", c->shared_depth);
     if (c->shared_mb != CONFIG_SHARED_MB_AUTO)

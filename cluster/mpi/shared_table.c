@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* The job's perft table over MPI windows (shared_table.h). One window, allocated by MPI so that
- * ranks on one node may share its memory directly, each rank's part an array of buckets of four
- * entries (eight 64-bit words, as in perft_tt.c). A key's low half picks one bucket among all the
- * ranks' buckets, and so its rank. The window stays open for the whole job in one passive epoch
- * (MPI_Win_lock_all), so any thread may read or write any rank's part at any time without the
- * target's help; each operation is waited for by its own request before the thread goes on. */
+/* The job's perft table (shared_table.h) over MPI windows. Each rank's part is an array of
+ * buckets of four entries (eight 64-bit words, as in perft_tt.c); a key's low half picks one
+ * bucket among all the ranks' buckets, and so its rank. The parts of the ranks of one node lie in
+ * one shared-memory window (MPI_Win_allocate_shared), so that each of them reads and writes the
+ * others' parts with plain atomic loads and stores, as threads share the lockless table of one
+ * process. The ranks of other nodes are reached through a second window over the same memory
+ * (MPI_Win_create) by MPI's one-sided accumulate operations, atomic word by word; it stays open
+ * for the whole job in one passive epoch (MPI_Win_lock_all), so any thread may read or write any
+ * rank's part at any time without the target's help, each operation waited for by its own
+ * request. The environment variable CARRERA_SHARED_TABLE_MPI=1 sends every access through that
+ * second window, as if each rank were on a node of its own: how a test exercises it on one node. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "shared_table.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,29 +27,83 @@
 enum { WAYS = 4, WORDS = 2 * WAYS }; /* a bucket: WAYS entries of (check, data) */
 
 struct SharedTable {
-    MPI_Win win;
-    MPI_Comm comm;
-    uint64_t *base;   /* this rank's part, touched only through MPI */
-    size_t per_rank;  /* buckets on each rank, the same on all */
-    uint64_t buckets; /* per_rank times the ranks */
-    int rank;
+    MPI_Comm comm;            /* every rank of the job */
+    MPI_Comm node;            /* the ranks of this node */
+    MPI_Win node_win;         /* the node's parts, in shared memory */
+    MPI_Win win;              /* every part through MPI; MPI_WIN_NULL when no access needs it */
+    _Atomic uint64_t **parts; /* each rank's part by its rank, NULL when reached through win */
+    size_t per_rank;          /* buckets on each rank, the same on all */
+    uint64_t buckets;         /* per_rank times the ranks */
+    int rank, direct;         /* direct: the parts reached through memory */
 };
+
+/* Whether every access must go through MPI (CARRERA_SHARED_TABLE_MPI=1). */
+static bool forced_mpi(void)
+{
+    const char *v = getenv("CARRERA_SHARED_TABLE_MPI");
+    return v && strcmp(v, "1") == 0;
+}
+
+bool shared_table_node_wide(void)
+{
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, comm_rank(), MPI_INFO_NULL, &node);
+    int n;
+    MPI_Comm_size(node, &n);
+    MPI_Comm_free(&node);
+    return !comm_max(forced_mpi() || n < comm_size());
+}
+
+/* The parts of this node's ranks, by their ranks in t->comm, in t->parts. */
+static void find_node_parts(SharedTable *t)
+{
+    int n;
+    MPI_Comm_size(t->node, &n);
+    MPI_Group node_group, group;
+    MPI_Comm_group(t->node, &node_group);
+    MPI_Comm_group(t->comm, &group);
+    for (int i = 0; i < n; i++) {
+        int r;
+        MPI_Group_translate_ranks(node_group, 1, &i, group, &r);
+        MPI_Aint size;
+        int unit;
+        void *base;
+        MPI_Win_shared_query(t->node_win, i, &size, &unit, &base);
+        t->parts[r] = base;
+        t->direct++;
+    }
+    MPI_Group_free(&node_group);
+    MPI_Group_free(&group);
+}
+
+/* Frees what shared_table_new made; the windows and communicators still MPI_*_NULL are skipped. */
+static void release(SharedTable *t)
+{
+    if (t->win != MPI_WIN_NULL)
+        MPI_Win_free(&t->win);
+    if (t->node_win != MPI_WIN_NULL)
+        MPI_Win_free(&t->node_win);
+    if (t->node != MPI_COMM_NULL)
+        MPI_Comm_free(&t->node);
+    if (t->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&t->comm);
+    free(t->parts);
+    free(t);
+}
 
 SharedTable *shared_table_new(size_t bytes, char *err, size_t errlen)
 {
-    /* Every rank learns the same outcome: a failure on one is a failure on all. */
-    if (comm_max(!comm_threads_multiple())) {
-        errmsg_set(err, errlen,
-                   "the MPI library does not let every thread call it (no "
-                   "MPI_THREAD_MULTIPLE)");
-        return NULL;
-    }
     SharedTable *t = calloc(1, sizeof *t);
-    if (comm_max(t == NULL)) {
+    _Atomic uint64_t **parts = calloc((size_t)comm_size(), sizeof *parts);
+    /* Every rank learns the same outcome: a failure on one is a failure on all. */
+    if (comm_max(t == NULL || parts == NULL)) {
         free(t);
+        free(parts);
         errmsg_set(err, errlen, "out of memory");
         return NULL;
     }
+    t->parts = parts;
+    t->win = t->node_win = MPI_WIN_NULL;
     /* The smallest part any rank asked for, so that a key's bucket is the same everywhere. */
     unsigned long long want = bytes / (WORDS * sizeof(uint64_t)), fewest = want;
     MPI_Allreduce(&want, &fewest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
@@ -51,32 +111,52 @@ SharedTable *shared_table_new(size_t bytes, char *err, size_t errlen)
     t->buckets = (uint64_t)t->per_rank * (uint64_t)comm_size();
     MPI_Comm_dup(MPI_COMM_WORLD, &t->comm);
     MPI_Comm_rank(t->comm, &t->rank);
+    MPI_Comm_split_type(t->comm, MPI_COMM_TYPE_SHARED, t->rank, MPI_INFO_NULL, &t->node);
+    int node_ranks;
+    MPI_Comm_size(t->node, &node_ranks);
+    /* The same answers on every rank, whatever each one's environment says. */
+    const bool forced = comm_max(forced_mpi()),
+               by_mpi = forced || comm_max(node_ranks < comm_size());
     /* A refused window (no memory, no one-sided component) is reported, not fatal. */
     MPI_Comm_set_errhandler(t->comm, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(t->node, MPI_ERRORS_RETURN);
     MPI_Info info;
     MPI_Info_create(&info);
+    /* Each rank's part in memory of its own (near its core), not one block for the node. */
+    MPI_Info_set(info, "alloc_shared_noncontig", "true");
     /* At one place only reads (MPI_NO_OP) and writes of one kind (MPI_REPLACE) meet. */
     MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
     MPI_Info_set(info, "same_disp_unit", "true");
     const MPI_Aint size = (MPI_Aint)(t->per_rank * WORDS * sizeof(uint64_t));
-    const bool made =
-        MPI_Win_allocate(size, sizeof(uint64_t), info, t->comm, &t->base, &t->win) == MPI_SUCCESS;
+    uint64_t *base = NULL;
+    bool made = MPI_Win_allocate_shared(size, sizeof(uint64_t), info, t->node, &base,
+                                        &t->node_win) == MPI_SUCCESS;
+    /* Every thread calls MPI only when some access goes through it. */
+    const bool threads = !by_mpi || comm_threads_multiple();
+    if (made && threads && by_mpi)
+        made = MPI_Win_create(base, size, sizeof(uint64_t), info, t->comm, &t->win) == MPI_SUCCESS;
     MPI_Info_free(&info);
+    if (comm_max(!threads)) {
+        release(t);
+        errmsg_set(err, errlen,
+                   "the MPI library does not let every thread call it (no "
+                   "MPI_THREAD_MULTIPLE)");
+        return NULL;
+    }
     if (comm_max(!made)) {
-        if (made)
-            MPI_Win_free(&t->win);
-        MPI_Comm_free(&t->comm);
-        free(t);
+        release(t);
         errmsg_set(err, errlen, "MPI could not make a window of %zu MB on every rank", bytes >> 20);
         return NULL;
     }
-    /* Zero words are empty entries. Written under a lock of this rank's own part, before the
-     * barrier that every rank passes before its first access. */
-    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, t->rank, 0, t->win);
-    memset(t->base, 0, (size_t)size);
-    MPI_Win_unlock(t->rank, t->win);
+    if (!forced)
+        find_node_parts(t);
+    /* Zero words are empty entries; each rank clears its own part before the barrier that
+     * every rank passes before its first access. */
+    if (size > 0)
+        memset(base, 0, (size_t)size);
     MPI_Barrier(t->comm);
-    MPI_Win_lock_all(MPI_MODE_NOCHECK, t->win);
+    if (t->win != MPI_WIN_NULL)
+        MPI_Win_lock_all(MPI_MODE_NOCHECK, t->win);
     return t;
 }
 
@@ -84,29 +164,54 @@ void shared_table_free(SharedTable *t)
 {
     if (!t)
         return;
-    MPI_Win_unlock_all(t->win);
-    MPI_Win_free(&t->win);
-    MPI_Comm_free(&t->comm);
-    free(t);
+    if (t->win != MPI_WIN_NULL)
+        MPI_Win_unlock_all(t->win);
+    release(t);
 }
 
 size_t shared_table_bytes(const SharedTable *t) { return t->per_rank * WORDS * sizeof(uint64_t); }
 
+int shared_table_direct_ranks(const SharedTable *t) { return t->direct; }
+
 /* The rank and bucket of a key's low half: its place among all buckets by a multiplication, as
  * in perft_tt.c, the ranks' parts one after the other. */
-static void place(const SharedTable *t, uint64_t lo, int *rank, MPI_Aint *bucket)
+static void place(const SharedTable *t, uint64_t lo, int *rank, size_t *bucket)
 {
     const uint64_t g = (uint64_t)(((unsigned __int128)lo * t->buckets) >> 64);
     *rank = (int)(g / t->per_rank);
-    *bucket = (MPI_Aint)(g % t->per_rank);
+    *bucket = (size_t)(g % t->per_rank);
 }
 
-/* Reads a bucket atomically word by word. */
-static void read_bucket(SharedTable *t, int rank, MPI_Aint bucket, uint64_t words[WORDS])
+/* Reads a bucket atomically word by word: from memory, or by MPI. */
+static void read_bucket(SharedTable *t, int rank, size_t bucket, uint64_t words[WORDS])
 {
+    _Atomic uint64_t *part = t->parts[rank];
+    if (part) {
+        for (int i = 0; i < WORDS; i++)
+            words[i] =
+                atomic_load_explicit(&part[bucket * WORDS + (size_t)i], memory_order_relaxed);
+        return;
+    }
     MPI_Request req;
-    MPI_Rget_accumulate(NULL, 0, MPI_UINT64_T, words, WORDS, MPI_UINT64_T, rank, bucket * WORDS,
-                        WORDS, MPI_UINT64_T, MPI_NO_OP, t->win, &req);
+    MPI_Rget_accumulate(NULL, 0, MPI_UINT64_T, words, WORDS, MPI_UINT64_T, rank,
+                        (MPI_Aint)(bucket * WORDS), WORDS, MPI_UINT64_T, MPI_NO_OP, t->win, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+}
+
+/* Writes entry way of a bucket, the data word first (as perft_tt.c does); a reader between the
+ * two words sees a torn entry, which fails its check. */
+static void write_entry(SharedTable *t, int rank, size_t bucket, int way, const uint64_t entry[2])
+{
+    _Atomic uint64_t *part = t->parts[rank];
+    if (part) {
+        _Atomic uint64_t *e = &part[bucket * WORDS + 2 * (size_t)way];
+        atomic_store_explicit(&e[1], entry[1], memory_order_relaxed);
+        atomic_store_explicit(&e[0], entry[0], memory_order_relaxed);
+        return;
+    }
+    MPI_Request req;
+    MPI_Raccumulate(entry, 2, MPI_UINT64_T, rank, (MPI_Aint)(bucket * WORDS + 2 * (size_t)way), 2,
+                    MPI_UINT64_T, MPI_REPLACE, t->win, &req);
     MPI_Wait(&req, MPI_STATUS_IGNORE);
 }
 
@@ -116,7 +221,7 @@ bool shared_table_probe(void *ctx, uint64_t lo, uint64_t hi, uint64_t *count, Pe
     if (!t->buckets)
         return false;
     int rank;
-    MPI_Aint bucket;
+    size_t bucket;
     place(t, lo, &rank, &bucket);
     uint64_t words[WORDS];
     read_bucket(t, rank, bucket, words);
@@ -138,7 +243,7 @@ void shared_table_store(void *ctx, uint64_t lo, uint64_t hi, int depth, uint64_t
     if (!t->buckets || !data)
         return;
     int rank;
-    MPI_Aint bucket;
+    size_t bucket;
     place(t, lo, &rank, &bucket);
     uint64_t words[WORDS];
     read_bucket(t, rank, bucket, words);
@@ -158,14 +263,23 @@ void shared_table_store(void *ctx, uint64_t lo, uint64_t hi, int depth, uint64_t
         }
     }
     const uint64_t entry[2] = { hi ^ data, data };
-    MPI_Request req;
-    MPI_Raccumulate(entry, 2, MPI_UINT64_T, rank, bucket * WORDS + 2 * victim, 2, MPI_UINT64_T,
-                    MPI_REPLACE, t->win, &req);
-    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    write_entry(t, rank, bucket, victim, entry);
     if (rank != t->rank) {
         w->shared_remote++;
         w->shared_bytes += sizeof words + sizeof entry;
     }
+}
+
+void shared_table_prefetch(void *ctx, uint64_t lo)
+{
+    const SharedTable *t = ctx;
+    if (!t->buckets)
+        return;
+    int rank;
+    size_t bucket;
+    place(t, lo, &rank, &bucket);
+    if (t->parts[rank])
+        __builtin_prefetch(&t->parts[rank][bucket * WORDS]);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -184,7 +298,9 @@ double shared_table_latency(SharedTable *t, int n)
         uint64_t words[WORDS];
         for (int i = 0; i < n; i++) {
             const double start = monotonic_seconds();
-            read_bucket(t, next, (MPI_Aint)((size_t)i % t->per_rank), words);
+            /* Buckets far apart, as a job's probes are: not one the caches hold. */
+            read_bucket(t, next, (size_t)((uint64_t)i * 0x9E3779B97F4A7C15ull % t->per_rank),
+                        words);
             times[i] = monotonic_seconds() - start;
         }
         qsort(times, (size_t)n, sizeof *times, cmp_double);

@@ -28,10 +28,19 @@
 
 static double mb(size_t bytes) { return (double)bytes / (1 << 20); }
 
-/* What the shared table takes of the hash, on every rank. */
+/* What the shared table takes of the hash, on every rank (collective): the setting, else a
+ * quarter; but all of it save a sixty-fourth when every part is reached through shared memory and
+ * counts of depth 2 are shared. The shared table is then as near as the own one and holds every
+ * count the own one would, which only repeats it at the price of a second read of memory a probe
+ * (on 2 ranks under load, docs/cluster.md, a sixty-fourth was faster than a quarter in each of 3
+ * alternating runs). */
 static size_t shared_part(const PerftRun *job)
 {
-    return job->shared_bytes == PERFT_SHARED_AUTO ? job->hash_bytes / 4 : job->shared_bytes;
+    if (job->shared_bytes != PERFT_SHARED_AUTO)
+        return job->shared_bytes;
+    if (job->shared_depth <= SHARED_MIN_DEPTH && shared_table_node_wide())
+        return job->hash_bytes - job->hash_bytes / 64;
+    return job->hash_bytes / 4;
 }
 
 static bool wanted(const PerftRun *job, int ranks)
@@ -89,24 +98,37 @@ void job_tables_init(JobTables *t, const PerftRun *job, UnitCounter *counter, co
     }
     const double latency = shared_table_latency(t->shared, LATENCY_PROBES);
     double subtree = 0;
+    /* Every part in shared memory: a shared probe costs what a probe of the own table does, and
+     * every count the own table keeps is worth sharing (shared_part counted on it). */
+    const bool node_wide = shared_table_direct_ranks(t->shared) == ranks;
     if (job->shared_depth > 0)
         t->min_depth = job->shared_depth;
+    else if (node_wide)
+        t->min_depth = SHARED_MIN_DEPTH;
     else
         t->min_depth =
             (int)comm_broadcast(comm_rank() == 0 ? measure_depth(job, root, latency, &subtree) : 0);
-    const PerftTTShared level = { t->shared, t->min_depth, shared_table_probe, shared_table_store };
+    const PerftTTShared level = { t->shared, t->min_depth, shared_table_probe, shared_table_store,
+                                  shared_table_prefetch };
     perft_tt_set_shared(counter->tt, &level);
     char how[160];
     if (job->shared_depth > 0)
         snprintf(how, sizeof how, "set; a probe of another rank %.2f us", latency * 1e6);
+    else if (node_wide)
+        snprintf(how, sizeof how,
+                 "all of them: every part in shared memory, a probe of another "
+                 "rank %.2f us",
+                 latency * 1e6);
     else
         snprintf(how, sizeof how,
                  "measured: a probe of another rank %.2f us, a subtree of that depth %.0f us",
                  latency * 1e6, subtree * 1e6);
     snprintf(t->text, sizeof t->text,
-             "own table %.2f MB per rank; shared table %.2f MB per rank over %d ranks, counts "
-             "of depth %d and more (%s)",
-             mb(own), mb(shared_table_bytes(t->shared)), ranks, t->min_depth, how);
+             "own table %.2f MB per rank; shared table %.2f MB per rank over %d ranks (%d "
+             "of them reached by rank 0 through shared memory), counts of depth %d and more "
+             "(%s)",
+             mb(own), mb(shared_table_bytes(t->shared)), ranks,
+             shared_table_direct_ranks(t->shared), t->min_depth, how);
 }
 
 void job_tables_free(JobTables *t, UnitCounter *counter)

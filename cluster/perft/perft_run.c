@@ -136,8 +136,9 @@ int perft_run(const PerftRun *job)
     if (status == 0 &&
         estimate_check_memory(job->hash_bytes, "the hash table would", err, sizeof err) != 0)
         status = EXIT_USAGE;
+    const size_t own_bytes = job_tables_own_bytes(job, ranks); /* on every rank: collective */
     if (status == 0 && unit_counter_init(&counter, job->setup.variant, &job->rules, threads,
-                                         job_tables_own_bytes(job, ranks), err, sizeof err) != 0)
+                                         own_bytes, err, sizeof err) != 0)
         status = EXIT_FAILED;
     Split split = { 0 };
     PerftFile *h = NULL;

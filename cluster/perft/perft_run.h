@@ -26,7 +26,7 @@ typedef struct PerftRun {
     bool no_shared;      /* no shared table (job_tables.h) even over several ranks */
     int shared_depth;    /* the least depth of a shared count; 0: measured */
     size_t shared_bytes; /* this rank's part of the shared table, out of hash_bytes;
-                            PERFT_SHARED_AUTO: a quarter */
+                            PERFT_SHARED_AUTO: job_tables.c decides */
     uint64_t key_seed;   /* the Zobrist keys' seed (zobrist.h), the same on every rank */
     const char *output;  /* the HDF5 result file */
     double checkpoint_interval;

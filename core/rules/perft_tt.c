@@ -144,7 +144,13 @@ static u128 salted(u128 key, int depth)
 
 void perft_tt_prefetch(const PerftTT *tt, u128 key, int depth)
 {
-    __builtin_prefetch(bucket_of(tt, (uint64_t)salted(key, depth)));
+    const uint64_t lo = (uint64_t)salted(key, depth);
+    __builtin_prefetch(bucket_of(tt, lo));
+    /* The second level is asked only after a miss here, but a miss is the common case there:
+     * its latency too is better overlapped with the elder sibling's count. */
+    const PerftTTShared *sh = &tt->shared;
+    if (sh->prefetch && sh->min_depth && depth >= sh->min_depth)
+        sh->prefetch(sh->ctx, lo);
 }
 
 static bool probe_here(const PerftTT *tt, uint64_t lo, uint64_t hi, uint64_t *count)

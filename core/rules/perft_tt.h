@@ -37,6 +37,8 @@ typedef struct PerftTTShared {
     int min_depth; /* entries of at least this depth go to the second level */
     bool (*probe)(void *ctx, uint64_t lo, uint64_t hi, uint64_t *count, PerftTTWork *w);
     void (*store)(void *ctx, uint64_t lo, uint64_t hi, int depth, uint64_t count, PerftTTWork *w);
+    /* Starts loading the place of lo into the cache where it is memory (NULL: nothing to do). */
+    void (*prefetch)(void *ctx, uint64_t lo);
 } PerftTTShared;
 
 /* A table of at most bytes bytes (at least one bucket); NULL when memory runs out. */
@@ -66,7 +68,8 @@ typedef struct PerftTTThread {
  * is kept here too); if so *count receives it. */
 bool perft_tt_probe(PerftTTThread *t, u128 key, int depth, uint64_t *count);
 
-/* Starts loading the bucket of (key, depth) into the cache, for a probe a little later. */
+/* Starts loading the bucket of (key, depth) into the cache, for a probe a little later, and its
+ * place in the second level when that is asked at the depth. */
 void perft_tt_prefetch(const PerftTT *tt, u128 key, int depth);
 
 /* Stores a count, replacing the shallowest of the four entries of its bucket, and in the second

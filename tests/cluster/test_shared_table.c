@@ -6,12 +6,16 @@
  * counts the same tree at once (single and Marseillais turns), so that the same buckets are read
  * and written concurrently:
  * through a table of one bucket per rank (entries overwritten all the time), one that holds
- * nothing (every shared probe misses) and a roomy one (shared counts found). */
+ * nothing (every shared probe misses) and a roomy one (shared counts found). The ranks of one
+ * node reach each other's parts through shared memory; with CARRERA_SHARED_TABLE_MPI=1 (the
+ * test's second registration) every access goes through MPI, as between nodes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "comm.h"
@@ -43,6 +47,9 @@ static void stores_are_seen_everywhere(void **state)
     if (!t)
         fail_msg("%s", err);
     assert_int_equal(shared_table_bytes(t), 1 << 20);
+    /* Under the test's launcher every rank is on this node. */
+    const char *mpi = getenv("CARRERA_SHARED_TABLE_MPI");
+    assert_int_equal(shared_table_direct_ranks(t), mpi && strcmp(mpi, "1") == 0 ? 0 : comm_size());
     PerftTTWork w = { 0 };
     for (int i = 0; i < 64; i++) {
         uint64_t lo, hi;
@@ -118,7 +125,8 @@ static PerftTTWork count_trees(size_t own_bytes, size_t shared_bytes)
         position_from_setup(&p, &s);
         PerftTT *tt = perft_tt_new(own_bytes);
         assert_non_null(tt);
-        const PerftTTShared level = { t, 2, shared_table_probe, shared_table_store };
+        const PerftTTShared level = { t, 2, shared_table_probe, shared_table_store,
+                                      shared_table_prefetch };
         perft_tt_set_shared(tt, &level);
         PerftJob job = { .root = &p, .rules = r, .depth = tree->depth, .threads = 2, .tt = tt };
         PerftResult res;

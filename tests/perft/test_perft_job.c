@@ -220,6 +220,7 @@ static void table_entries(void **state)
  * it had left the process. */
 typedef struct FakeLevel {
     uint64_t lo[8], hi[8], count[8];
+    uint64_t prefetches;
 } FakeLevel;
 
 static bool fake_probe(void *ctx, uint64_t lo, uint64_t hi, uint64_t *count, PerftTTWork *w)
@@ -244,13 +245,20 @@ static void fake_store(void *ctx, uint64_t lo, uint64_t hi, int depth, uint64_t 
     f->count[lo % 8] = count;
 }
 
+static void fake_prefetch(void *ctx, uint64_t lo)
+{
+    FakeLevel *f = ctx;
+    (void)lo;
+    f->prefetches++;
+}
+
 /* The second level: deep counts go there too, a miss at its depths asks it, what it finds is
  * kept in the table, shallow counts never reach it; and perft with it counts exactly. */
 static void table_second_level(void **state)
 {
     (void)state;
     FakeLevel level = { 0 };
-    const PerftTTShared shared = { &level, 4, fake_probe, fake_store };
+    const PerftTTShared shared = { &level, 4, fake_probe, fake_store, fake_prefetch };
     PerftTTThread a = { perft_tt_new(1 << 12), { 0 } }, b = { perft_tt_new(1 << 12), { 0 } };
     assert_non_null(a.tt);
     assert_non_null(b.tt);
@@ -269,6 +277,11 @@ static void table_second_level(void **state)
     assert_false(perft_tt_probe(&b, shallow, 3, &c));
     assert_false(perft_tt_probe(&b, deep, 4, &c)); /* another depth: another key */
     assert_true(b.work.shared_probes == 2 && b.work.shared_hits == 1);
+    /* Its place is prefetched at its depths only. */
+    perft_tt_prefetch(a.tt, shallow, 3);
+    assert_true(level.prefetches == 0);
+    perft_tt_prefetch(a.tt, deep, 5);
+    assert_true(level.prefetches == 1);
     perft_tt_free(a.tt);
     perft_tt_free(b.tt);
 
@@ -279,11 +292,16 @@ static void table_second_level(void **state)
     memset(&level, 0, sizeof level);
     PerftTT *tt = perft_tt_new(64);
     assert_non_null(tt);
-    const PerftTTShared low = { &level, 2, fake_probe, fake_store };
+    const PerftTTShared low = { &level, 2, fake_probe, fake_store, fake_prefetch };
     perft_tt_set_shared(tt, &low);
     PerftTTWork w = { 0 };
     assert_true(perft_turns_hashed(&p, &r, 4, tt, &w) == 805128);
     assert_true(w.probes > 0 && w.shared_probes > 0 && w.shared_stores > 0);
+    assert_true(level.prefetches > 0);
+    /* A second level with nothing to prefetch. */
+    const PerftTTShared plain = { &level, 2, fake_probe, fake_store, NULL };
+    perft_tt_set_shared(tt, &plain);
+    assert_true(perft_turns_hashed(&p, &r, 4, tt, &w) == 805128);
     perft_tt_free(tt);
 }
 
