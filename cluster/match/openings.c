@@ -114,8 +114,8 @@ static bool edit_can_set_up(const Position *p)
 {
     Setup s;
     position_to_setup(p, &s);
-    char commands[4096], why[ERRMSG_LEN];
-    return xboard_edit_commands(&s, commands, sizeof commands, why, sizeof why) == 0;
+    char why[ERRMSG_LEN];
+    return xboard_edit_can_say(&s, why, sizeof why) == 0;
 }
 
 int openings_position(const Openings *o, uint64_t pair, int game, Position *out, char *err,

@@ -220,7 +220,7 @@ static bool append(char *out, size_t outlen, size_t *used, const char *text)
     return true;
 }
 
-int xboard_edit_commands(const Setup *s, char *out, size_t outlen, char *err, size_t errlen)
+int xboard_edit_can_say(const Setup *s, char *err, size_t errlen)
 {
     const Variant *v = s->variant;
     if (s->ep[0] != NO_SQUARE)
@@ -245,6 +245,14 @@ int xboard_edit_commands(const Setup *s, char *out, size_t outlen, char *err, si
                     c == WHITE ? "White" : "Black", v->castle960 ? " of the standard array" : "");
         }
     }
+    return 0;
+}
+
+int xboard_edit_commands(const Setup *s, char *out, size_t outlen, char *err, size_t errlen)
+{
+    const Variant *v = s->variant;
+    if (xboard_edit_can_say(s, err, errlen) != 0)
+        return -1;
     size_t used = 0;
     out[0] = '\0';
     bool fits = (s->side == WHITE || append(out, outlen, &used, "a2a3\n")) &&

@@ -81,6 +81,10 @@ bool xboard_thinking_line(const char *line, XboardThinking *out);
  * Returns 0, or -1 with a message in err. */
 int xboard_edit_commands(const Setup *s, char *out, size_t outlen, char *err, size_t errlen);
 
+/* Whether edit can set s up (the checks of xboard_edit_commands, without writing anything):
+ * 0, or -1 with the reason in err. */
+int xboard_edit_can_say(const Setup *s, char *err, size_t errlen);
+
 /* The command that sets s up on an engine with setboard: `setboard FEN` (castling rights as
  * rook files in the shuffle variants), with its newline. */
 void xboard_setboard_command(const Setup *s, char *out, size_t outlen);
