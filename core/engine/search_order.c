@@ -34,7 +34,7 @@ int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, bo
         if (only_tactical && gain == 0)
             continue;
         if (hash_turn && search_order_same(t, hash_turn))
-            score = 1 << 30;
+            score = SEARCH_ORDER_HASH;
         else if (gain > 0) {
             /* under single-move rules a capture that loses material in the exchange goes
              * after the quiet turns (and is not searched in quiescence) */

@@ -6,6 +6,7 @@
 #ifndef CARRERA_SEARCH_ORDER_H
 #define CARRERA_SEARCH_ORDER_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -28,8 +29,14 @@ typedef struct SearchHistory {
     int v[2][MAX_SQUARES][MAX_SQUARES];
 } SearchHistory;
 
-/* Below every history score: captures that lose material. */
+/* Above everything: the hash turn. */
+#define SEARCH_ORDER_HASH (1 << 30)
+
+/* Below every history score: captures that lose material, by what they lose. */
 #define SEARCH_ORDER_LOSING (-(1 << 20))
+
+/* Where the ordering has not looked at an exchange (search_order_exchange). */
+#define SEARCH_ORDER_UNEXAMINED INT_MIN
 
 /* Ordering values of the pieces (the king only matters in Galvin's game, where it is taken). */
 extern const int search_order_value[TYPE_NB];
@@ -65,6 +72,17 @@ static inline int search_order_gain(const Position *p, const Turn *t, int us, in
             *attacker += search_order_value[piece_type(mover)];
     }
     return gain;
+}
+
+/* What the exchange on its target square gives the capture placed by o, as far as its order score
+ * tells: what a losing capture loses, 0 for one that does not lose material (and for every capture
+ * of the double-move rules, which have no exchange evaluation); SEARCH_ORDER_UNEXAMINED for a quiet
+ * turn and the hash turn, whose scores say nothing of it. */
+static inline int search_order_exchange(const OrderItem *o, bool quiet)
+{
+    if (quiet || o->score == SEARCH_ORDER_HASH)
+        return SEARCH_ORDER_UNEXAMINED;
+    return o->score < SEARCH_ORDER_LOSING / 2 ? o->score - SEARCH_ORDER_LOSING : 0;
 }
 
 /* Orders the ply's turns (pd->turns of p) as the top says, hash_turn (may be NULL) first; with

@@ -256,6 +256,18 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
             continue;
         int attacker;
         bool quiet = search_order_gain(p, &t, us, &attacker) == 0;
+
+        /* Step: exchange pruning. Near the horizon, a turn that loses material on its target
+         * square (a quiet one by more the deeper the node) is not worth searching once a move has
+         * been searched. The ordering's exchange is reused where it has one. */
+        if (!root && !s->double_moves && !in_check && depth <= 8 && best > -SCORE_MATE_BOUND) {
+            int exchange = search_order_exchange(&pd->order[k], quiet);
+            if (exchange == SEARCH_ORDER_UNEXAMINED)
+                exchange = position_see(p, t.m[0], search_order_value);
+            if (exchange < (quiet ? -20 * depth * depth : -100 * depth))
+                continue;
+        }
+
         Position child;
         make_turn(s, p, &t, &child);
         bool gives_check = position_in_check(&child);
@@ -269,14 +281,6 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
          * searched, the late quiet ones rarely change the result. */
         if (!pv_node && !in_check && quiet && !gives_check && depth <= 4 &&
             done >= 3 + depth * depth && best > -SCORE_MATE_BOUND)
-            continue;
-
-        /* Step: exchange pruning. Near the horizon, a turn that loses material on its target
-         * square (a quiet one by more the deeper the node) is not worth searching once a move has
-         * been searched. */
-        if (!root && !s->double_moves && !in_check && depth <= 8 && best > -SCORE_MATE_BOUND &&
-            position_see(p, t.m[0], search_order_value) <
-                (quiet ? -20 * depth * depth : -100 * depth))
             continue;
 
         int v;
