@@ -44,6 +44,7 @@ typedef struct Uci {
     Rules turn_rules;         /* TurnRules, EnPassantRule */
     Engine *engine;           /* the game, the evaluation options, Hash, Threads, the search */
     int multipv;              /* MultiPV: the best root turns each search reports */
+    int64_t overhead_ms;      /* Move Overhead: kept free on the clock for each reply */
     pthread_t thread;
     bool searching; /* a search thread exists and has not been joined */
     bool infinite;  /* it may print bestmove only after `stop` */
@@ -222,6 +223,8 @@ static void cmd_uci(Uci *u)
     reply(u, "option name Clear Hash type button");
     reply(u, "option name Threads type spin default 1 min 1 max %d", SEARCH_THREADS_MAX);
     reply(u, "option name MultiPV type spin default 1 min 1 max %d", SEARCH_MULTIPV_MAX);
+    reply(u, "option name Move Overhead type spin default %d min 0 max %d",
+          SEARCH_OVERHEAD_DEFAULT_MS, SEARCH_OVERHEAD_MAX_MS);
     EvalParams defaults;
     eval_defaults(&defaults);
     const EvalParamInfo *params = eval_param_list(&count);
@@ -308,6 +311,13 @@ static void cmd_setoption(Uci *u, char **tokens, int n)
                   value);
         else
             u->multipv = (int)n;
+    } else if (strcasecmp(name, "Move Overhead") == 0) {
+        long long ms;
+        if (!parse_count(value, SEARCH_OVERHEAD_MAX_MS, &ms))
+            reply(u, "info string error: Move Overhead takes 0 to %d (ms), not '%s'",
+                  SEARCH_OVERHEAD_MAX_MS, value);
+        else
+            u->overhead_ms = ms;
     } else if (strcasecmp(name, "Clear Hash") == 0) {
         if (engine_clear_hash(u->engine, err, sizeof err) != 0)
             reply(u, "info string error: %s", err);
@@ -385,6 +395,7 @@ static void go_perft(Uci *u, char **tokens, int n)
 static SearchLimits parse_go(Uci *u, char **tokens, int n, bool *infinite)
 {
     SearchLimits l = search_limits_none();
+    l.overhead_ms = u->overhead_ms;
     *infinite = false;
     for (int i = 1; i < n; i++) {
         const char *w = tokens[i];
@@ -512,6 +523,10 @@ static bool handle(Uci *u, char *line, char **tokens)
         reply(u, "readyok");
     } else if (strcmp(tokens[0], "stop") == 0) {
         stop_search(u);
+    } else if (strcmp(tokens[0], "debug") == 0) {
+        /* Carrera has no debugging output to switch on or off */
+        if (n != 2 || (strcmp(tokens[1], "on") != 0 && strcmp(tokens[1], "off") != 0))
+            reply(u, "info string error: expected 'debug on' or 'debug off'");
     } else if (strcmp(tokens[0], "ponderhit") == 0) {
         /* never pondering: nothing to switch */
     } else if (strcmp(tokens[0], "quit") == 0) {
@@ -550,6 +565,7 @@ int uci_loop(FILE *in, FILE *out, const EvalParams *params)
               .variant = variant_by_name("chess"),
               .chess960 = false,
               .multipv = 1,
+              .overhead_ms = SEARCH_OVERHEAD_DEFAULT_MS,
               .turn_rules = { TURNS_SINGLE, EP_CLASSIC } };
     char err[ERRMSG_LEN];
     u.engine = engine_new(ENGINE_HASH_DEFAULT_MB, params, err, sizeof err);

@@ -171,6 +171,16 @@ static void fill_report(const Searcher *s, int depth, int score, int alpha, int 
     memcpy(r->pv, s->pv[0], (size_t)r->pv_len * sizeof(Turn));
 }
 
+/* The report of the unfinished iteration of depth (window alpha, beta) whose best turn so far is
+ * the one played. */
+static void fill_unfinished_report(const Searcher *s, int depth, int alpha, int beta,
+                                   SearchReport *r)
+{
+    fill_report(s, depth, s->root_best_score, alpha, beta, r);
+    r->pv_len = s->root_best_pv_len;
+    memcpy(r->pv, s->root_best_pv, (size_t)r->pv_len * sizeof(Turn));
+}
+
 static bool reserve_keys(Searcher *s, size_t n)
 {
     if (n <= s->keys_cap)
@@ -282,8 +292,8 @@ static bool iterate_lines(Searcher *s, int depth, SearchReport *lines, int n_lin
 
 /* Iterative deepening on one thread: helper 0 is the main thread, which reports and finds
  * n_lines principal variations (lines: room for them, zeroed); a helper finds one line and
- * varies its depths. Leaves the best turn in s->found and the last complete iteration's best
- * line in s->done. */
+ * varies its depths. Leaves the best turn in s->found, the last complete iteration's best line in
+ * s->done and the line of the turn found in s->line. */
 static void deepen(Searcher *s, int helper, SearchReport *lines, int n_lines, Turn *excluded)
 {
     const SearchInput *in = s->in;
@@ -292,6 +302,8 @@ static void deepen(Searcher *s, int helper, SearchReport *lines, int n_lines, Tu
         in->limits.depth > 0 && in->limits.depth < MAX_PLY ? in->limits.depth : MAX_PLY - 1;
     Turn best = { { 0, 0 }, 0 };
     int score = 0;
+    s->line = (SearchReport){ 0 };
+    s->line_untold = false;
     for (int depth = 1 + helper % 2; depth <= max_depth; depth++) {
         if (skips(helper, depth))
             continue;
@@ -303,27 +315,37 @@ static void deepen(Searcher *s, int helper, SearchReport *lines, int n_lines, Tu
                 /* the first line of the unfinished iteration is complete: it is the best */
                 if (done > 0) {
                     best = lines[0].pv[0];
-                    s->done = lines[0];
-                } else if (s->root_best.n) {
+                    s->done = s->line = lines[0];
+                    s->line.multipv = 1;
+                    s->line_untold = true;
+                } else if (s->root_best.n && !search_order_same(&s->root_best, &best)) {
                     best = s->root_best;
+                    fill_unfinished_report(s, depth, -SCORE_INF, SCORE_INF, &s->line);
+                    s->line_untold = true;
                 }
                 break;
             }
             best = lines[0].pv[0];
-            s->done = lines[0];
+            s->done = s->line = lines[0];
+            s->line_untold = false;
             for (int j = 0; j < n_lines && in->report; j++)
                 in->report(&lines[j], in->ctx);
         } else {
             int alpha, beta, v = aspire(s, depth, score, &alpha, &beta);
             if (s->budget.aborted) {
                 /* a turn that beat the previous best inside the unfinished iteration is better */
-                if (s->root_best.n)
+                if (s->root_best.n && !search_order_same(&s->root_best, &best)) {
                     best = s->root_best;
+                    fill_unfinished_report(s, depth, alpha, beta, &s->line);
+                    s->line_untold = true;
+                }
                 break;
             }
             score = v;
             best = s->root_best.n ? s->root_best : best;
             fill_report(s, depth, v, alpha, beta, &s->done);
+            s->line = s->done;
+            s->line_untold = helper != 0 || !in->report;
             if (helper == 0 && in->report)
                 in->report(&s->done, in->ctx);
         }
@@ -405,10 +427,13 @@ Turn search_run(Searcher *s, const SearchInput *in, SearchReport *final)
         if (h->found.n && h->done.depth > chosen->done.depth)
             chosen = h;
     }
-    SearchReport last = chosen->done;
+    /* The line of the turn played goes out last unless it was the last one reported: the main
+     * thread's last complete iteration. Its time is the main thread's, as every report's is. */
+    SearchReport last = chosen->line;
     last.nodes = total_nodes(s);
-    if (chosen != s && in->report)
-        in->report(&last, in->ctx); /* the line of the turn played, last before it */
+    last.ms = search_limits_elapsed(&s->budget);
+    if (last.depth > 0 && (chosen != s || s->line_untold) && in->report)
+        in->report(&last, in->ctx);
     if (final)
         *final = last;
     return chosen->found.n ? chosen->found : fallback;

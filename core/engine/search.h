@@ -34,9 +34,15 @@ typedef struct SearchLimits {
     int64_t inc_ms[2];
     int movestogo; /* 0: sudden death */
     bool infinite; /* only depth, nodes and the stop flag end it */
+    /* what each reply costs on the clock besides the search (the process's and the GUI's
+     * latency): kept free on every move, and on the last one before a time control */
+    int64_t overhead_ms;
 } SearchLimits;
 
-/* A limit that sets nothing: every field zero, clocks absent. */
+#define SEARCH_OVERHEAD_DEFAULT_MS 10
+#define SEARCH_OVERHEAD_MAX_MS     5000
+
+/* A limit that sets nothing: every field zero but the overhead (its default), clocks absent. */
 SearchLimits search_limits_none(void);
 
 /* What an iteration found for one principal variation, for `info` lines. */
@@ -91,8 +97,9 @@ bool searcher_set_threads(Searcher *s, int n);
 void searcher_clear(Searcher *s);
 
 /* Searches in->root and returns the best turn (n == 0 when the root has no legal turn); *final
- * (may be NULL) receives the last complete iteration's report of the best line, its nodes those
- * of the whole search. With several threads the turn is that of the thread that completed the
+ * (may be NULL) receives the report of the turn's line, its nodes those of the whole search: the
+ * last complete iteration's, or the unfinished one's when that found a better turn (then it goes
+ * to the reports too, last). With several threads the turn is that of the thread that completed the
  * deepest iteration, the calling thread's on a tie (with MultiPV always the calling thread's). */
 Turn search_run(Searcher *s, const SearchInput *in, SearchReport *final);
 

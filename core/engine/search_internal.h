@@ -31,12 +31,17 @@ struct Searcher {
     bool double_moves, galvin;
     SearchBudget budget;
     int seldepth, root_depth;
-    Turn root_best;
+    Turn root_best;      /* the best root turn of the iteration in progress, so far */
+    int root_best_score; /* and its score and line (a re-search may clear pv[0] before it ends) */
+    Turn root_best_pv[MAX_PLY + 1];
+    int root_best_pv_len;
     const Turn *excluded; /* root turns not to search (MultiPV: the lines found already) */
     int n_excluded;
 
-    /* what the thread found: its last complete iteration (depth 0: none) and its turn */
-    SearchReport done;
+    /* what the thread found: its last complete iteration (depth 0: none), its turn, and the line
+     * of that turn (done, or the unfinished iteration's line when that changed the turn) */
+    SearchReport done, line;
+    bool line_untold; /* line has not gone to the caller's reports */
     Turn found;
 
     SearchTeam *team; /* the main thread's only (NULL in helpers) */

@@ -6,33 +6,39 @@ SearchLimits search_limits_none(void)
 {
     SearchLimits l = { 0 };
     l.time_ms[WHITE] = l.time_ms[BLACK] = -1;
+    l.overhead_ms = SEARCH_OVERHEAD_DEFAULT_MS;
     return l;
 }
 
+/* Under a clock: the time to the next control (or of the game, as if it had 30 turns left) with
+ * its increments, less each reply's overhead and a reserve of two, spread over the turns to go,
+ * is the typical turn's; a turn may take four of those but never more than a third of the clock
+ * (before the control's last turn: 80% of it, less the overhead). */
 int64_t search_time_budget(const SearchLimits *l, int side, int64_t *soft)
 {
     *soft = 0;
     if (l->infinite)
         return 0;
+    int64_t overhead = l->overhead_ms > 0 ? l->overhead_ms : 0;
     if (l->movetime_ms > 0) {
         /* keep a little for the reply to travel: a GUI counts it against us */
-        int64_t margin = l->movetime_ms / 20 < 10 ? l->movetime_ms / 20 : 10;
+        int64_t margin = l->movetime_ms / 20 < overhead ? l->movetime_ms / 20 : overhead;
         return l->movetime_ms - margin > 1 ? l->movetime_ms - margin : 1;
     }
     if (l->time_ms[side] < 0)
         return 0;
     int64_t left = l->time_ms[side], inc = l->inc_ms[side] > 0 ? l->inc_ms[side] : 0;
     int togo = l->movestogo > 0 ? (l->movestogo < 40 ? l->movestogo : 40) : 30;
-    int64_t reserve = left / 20 < 50 ? left / 20 : 50;
-    int64_t usable = left - reserve > 1 ? left - reserve : 1;
-    int64_t base = usable / togo + inc * 3 / 4;
-    int64_t hard = base * 4 < usable / 3 ? base * 4 : usable / 3;
-    if (togo == 1)
-        hard = usable;
+    int64_t pool = left + inc * (togo - 1) - overhead * (2 + togo);
+    int64_t base = (pool > togo ? pool : togo) / togo;
+    int64_t cap = togo == 1 ? left * 8 / 10 - overhead : left / 3;
+    int64_t hard = base * 4 < cap ? base * 4 : cap;
+    if (hard < 1)
+        hard = 1;
     if (base > hard)
         base = hard;
     *soft = base * 6 / 10 > 1 ? base * 6 / 10 : 1;
-    return hard > 1 ? hard : 1;
+    return hard;
 }
 
 void search_limits_start(SearchBudget *b, const SearchLimits *l, int side, atomic_bool *stop,

@@ -316,8 +316,12 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
                 alpha = v;
                 bound = BOUND_EXACT;
                 copy_pv(s, ply, &t);
-                if (root)
+                if (root) {
                     s->root_best = t;
+                    s->root_best_score = v;
+                    s->root_best_pv_len = s->pv_len[0];
+                    memcpy(s->root_best_pv, s->pv[0], (size_t)s->pv_len[0] * sizeof(Turn));
+                }
                 if (v >= beta) {
                     bound = BOUND_LOWER;
                     if (quiet)

@@ -115,7 +115,7 @@ static void test_options(void **state)
     const EvalParamInfo *params = eval_param_list(&n_params);
     const Variant *const *variants = variant_all(&n_variants);
     bool seen_param[256] = { false }, seen_hash = false, seen_turns = false, seen_variant = false,
-         seen_threads = false, seen_multipv = false;
+         seen_threads = false, seen_multipv = false, seen_overhead = false;
     assert_true(n_params <= 256);
     for (;;) {
         pipe_read_line(&p, line, sizeof line);
@@ -130,6 +130,8 @@ static void test_options(void **state)
             seen_threads = true;
         if (starts_with(line, "option name MultiPV type spin default 1 min 1 max "))
             seen_multipv = true;
+        if (starts_with(line, "option name Move Overhead type spin default "))
+            seen_overhead = true;
         if (starts_with(line, "option name TurnRules type combo")) {
             seen_turns = true;
             for (int t = 0; t < TURNS_NB; t++) {
@@ -153,10 +155,18 @@ static void test_options(void **state)
                 seen_param[i] = true;
         }
     }
-    assert_true(seen_hash && seen_turns && seen_variant && seen_threads && seen_multipv);
+    assert_true(seen_hash && seen_turns && seen_variant && seen_threads && seen_multipv &&
+                seen_overhead);
     for (int i = 0; i < n_params; i++)
         if (!seen_param[i])
             fail_msg("evaluation parameter %s is not a UCI option", params[i].name);
+    /* options and commands with nothing to say answer nothing: the next answer is readyok */
+    pipe_send(&p, "setoption name Move Overhead value 50");
+    pipe_send(&p, "debug on");
+    pipe_send(&p, "debug off");
+    pipe_send(&p, "isready");
+    pipe_read_line(&p, line, sizeof line);
+    assert_string_equal(line, "readyok");
     pipe_quit(&p);
 }
 
@@ -309,6 +319,10 @@ static void test_bad_input(void **state)
         { "setoption name Threads value many", "info string error: Threads takes 1 to " },
         { "setoption name MultiPV value 0", "info string error: MultiPV takes 1 to " },
         { "setoption name MultiPV value -2", "info string error: MultiPV takes 1 to " },
+        { "setoption name Move Overhead value 5001",
+          "info string error: Move Overhead takes 0 to 5000 (ms), not '5001'" },
+        { "setoption name Move Overhead value soon", "info string error: Move Overhead takes 0 " },
+        { "debug sideways", "info string error: expected 'debug on' or 'debug off'" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         pipe_send(&p, cases[i].command);

@@ -293,6 +293,72 @@ static void test_node_limit_deterministic(void **state)
     }
 }
 
+/* ---- the reports ------------------------------------------------------------------------------
+ */
+
+typedef struct Told {
+    SearchReport last;  /* the last report of the best line (multipv 1) */
+    int deepest_before; /* the deepest report of it before that one */
+    int count;
+} Told;
+
+static void tell(const SearchReport *r, void *ctx)
+{
+    Told *t = ctx;
+    if (r->multipv != 1)
+        return;
+    if (t->count++ > 0 && t->last.depth > t->deepest_before)
+        t->deepest_before = t->last.depth;
+    t->last = *r;
+}
+
+/* Whatever stops the search, the last report of the best line (and the final report) begins with
+ * the turn played: also when the unfinished iteration found a better turn, which then goes out
+ * with that iteration's depth. Node limits that fall anywhere in an iteration, one line and
+ * three. */
+static void test_last_report_is_the_turn_played(void **state)
+{
+    (void)state;
+    Rules r = { TURNS_SINGLE, EP_CLASSIC };
+    Rng rng = rng_new(0x4c494e45u);
+    int from_unfinished = 0;
+    for (int multipv = 1; multipv <= 3; multipv += 2) {
+        Position p =
+            from_fen("capablanca", &r,
+                     "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1");
+        Game g;
+        assert_true(game_init(&g, &p, &r, false));
+        Searcher *s = searcher_new(4);
+        for (int k = 0; k < 60 && game_status(&g, NULL) == TERM_NONE; k++) {
+            Told told = { .count = 0 };
+            SearchInput in = { .root = &g.pos,
+                               .rules = &g.rules,
+                               .eval = eval_default(),
+                               .history = g.keys,
+                               .n_history = g.n_turns,
+                               .limits = search_limits_none(),
+                               .multipv = multipv,
+                               .report = tell,
+                               .ctx = &told };
+            in.limits.nodes = 300 + rng_below(&rng, 6000);
+            SearchReport final;
+            Turn best = search_run(s, &in, &final);
+            assert_true(told.count > 0);
+            assert_true(told.last.pv_len > 0);
+            assert_int_equal(told.last.pv[0].n, best.n);
+            assert_int_equal(told.last.pv[0].m[0], best.m[0]);
+            assert_int_equal(final.pv[0].m[0], best.m[0]);
+            if (told.last.depth > told.deepest_before)
+                from_unfinished++;
+            assert_true(game_play(&g, &best));
+        }
+        searcher_free(s);
+        game_free(&g);
+    }
+    /* the case that matters happened */
+    assert_true(from_unfinished > 0);
+}
+
 /* ---- legality over self-play ------------------------------------------------------------------
  */
 
@@ -375,6 +441,29 @@ static void test_time_budget(void **state)
     /* no clock for the side to move: no limit */
     l.time_ms[BLACK] = -1;
     assert_int_equal(search_time_budget(&l, BLACK, &soft), 0);
+
+    /* the last turn before a time control leaves 20% of the clock and the overhead free, and
+     * the turns before it do not spend the last turn's time */
+    l = search_limits_none();
+    l.time_ms[WHITE] = 100;
+    l.movestogo = 1;
+    hard = search_time_budget(&l, WHITE, &soft);
+    assert_true(hard > 0 && hard <= 100 * 8 / 10 - SEARCH_OVERHEAD_DEFAULT_MS);
+    assert_true(soft > 0 && soft <= hard);
+    l.time_ms[WHITE] = 231;
+    l.inc_ms[WHITE] = 50;
+    l.movestogo = 2;
+    hard = search_time_budget(&l, WHITE, &soft);
+    assert_true(hard > 0 && hard <= 231 / 3);
+    /* a larger overhead leaves more free */
+    l.movestogo = 1;
+    l.overhead_ms = 100;
+    hard = search_time_budget(&l, WHITE, &soft);
+    assert_true(hard > 0 && hard <= 231 * 8 / 10 - 100);
+    /* an overhead as long as the clock still leaves a search of a millisecond */
+    l.overhead_ms = 5000;
+    assert_int_equal(search_time_budget(&l, WHITE, &soft), 1);
+    assert_int_equal(soft, 1);
 }
 
 /* `test_search` runs everything; `test_search selfplay N` only the self-play legality games, N
@@ -396,6 +485,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_see),
         cmocka_unit_test(test_short_mates),
         cmocka_unit_test(test_node_limit_deterministic),
+        cmocka_unit_test(test_last_report_is_the_turn_played),
         cmocka_unit_test(test_time_budget),
         cmocka_unit_test(test_mate_kqk),
         cmocka_unit_test(test_mate_krk),
