@@ -112,11 +112,8 @@ SharedTable *shared_table_new(size_t bytes, char *err, size_t errlen)
     MPI_Comm_dup(MPI_COMM_WORLD, &t->comm);
     MPI_Comm_rank(t->comm, &t->rank);
     MPI_Comm_split_type(t->comm, MPI_COMM_TYPE_SHARED, t->rank, MPI_INFO_NULL, &t->node);
-    int node_ranks;
-    MPI_Comm_size(t->node, &node_ranks);
     /* The same answers on every rank, whatever each one's environment says. */
-    const bool forced = comm_max(forced_mpi()),
-               by_mpi = forced || comm_max(node_ranks < comm_size());
+    const bool forced = comm_max(forced_mpi()), by_mpi = !shared_table_node_wide();
     /* A refused window (no memory, no one-sided component) is reported, not fatal. */
     MPI_Comm_set_errhandler(t->comm, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(t->node, MPI_ERRORS_RETURN);
