@@ -56,15 +56,34 @@ int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, bo
         pd->order[count++] = (OrderItem){ score, (int)i };
     }
     /* Long lists (the double-move rules) are sorted at once; short ones are picked one at a time
-     * by search_order_pick(), since most nodes cut off after a turn or two. */
-    if (count > LAZY_ORDER_MAX)
+     * by search_order_pick(), since most nodes cut off after a turn or two, and sorted only when
+     * they do not. */
+    pd->sorted_from = count;
+    if (count > LAZY_ORDER_MAX) {
         qsort(pd->order, (size_t)count, sizeof *pd->order, cmp_order);
+        pd->sorted_from = 0;
+    }
     return count;
 }
 
+/* Turns picked one at a time before the rest of the list is sorted: a node that has not cut off
+ * after these is likely to search them all. */
+#define PICKED_BEFORE_SORT 3
+
 const Turn *search_order_pick(PlyData *pd, int k, int count)
 {
-    if (count <= LAZY_ORDER_MAX) {
+    if (k == PICKED_BEFORE_SORT && k < pd->sorted_from) {
+        /* insertion sort of the rest, in the order the picks would give */
+        for (int i = k + 1; i < count; i++) {
+            OrderItem x = pd->order[i];
+            int j = i;
+            for (; j > k && cmp_order(&x, &pd->order[j - 1]) < 0; j--)
+                pd->order[j] = pd->order[j - 1];
+            pd->order[j] = x;
+        }
+        pd->sorted_from = k;
+    }
+    if (k < pd->sorted_from) {
         int best = k;
         for (int i = k + 1; i < count; i++)
             if (cmp_order(&pd->order[i], &pd->order[best]) < 0)

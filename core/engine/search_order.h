@@ -22,6 +22,7 @@ typedef struct PlyData {
     OrderItem *order;
     size_t order_cap;
     Turn killers[2];
+    int sorted_from; /* the order is sorted from this entry on (search_order_pick) */
 } PlyData;
 
 /* Per side, from-square and to-square: how often a quiet movement cut off lately. */

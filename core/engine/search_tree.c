@@ -259,12 +259,15 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
 
         /* Step: exchange pruning. Near the horizon, a turn that loses material on its target
          * square (a quiet one by more the deeper the node) is not worth searching once a move has
-         * been searched. The ordering's exchange is reused where it has one. */
-        if (!root && !s->double_moves && !in_check && depth <= 8 && best > -SCORE_MATE_BOUND) {
+         * been searched. The ordering's exchange is reused where it has one; a quiet turn's is
+         * weighed last, after the cheaper reasons to prune it. */
+        const bool exchange_prunes =
+            !root && !s->double_moves && !in_check && depth <= 8 && best > -SCORE_MATE_BOUND;
+        if (exchange_prunes && !quiet) {
             int exchange = search_order_exchange(&pd->order[k], quiet);
             if (exchange == SEARCH_ORDER_UNEXAMINED)
                 exchange = position_see(p, t.m[0], search_order_value);
-            if (exchange < (quiet ? -20 * depth * depth : -100 * depth))
+            if (exchange < -100 * depth)
                 continue;
         }
 
@@ -281,6 +284,9 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
          * searched, the late quiet ones rarely change the result. */
         if (!pv_node && !in_check && quiet && !gives_check && depth <= 4 &&
             done >= 3 + depth * depth && best > -SCORE_MATE_BOUND)
+            continue;
+        if (exchange_prunes && quiet &&
+            position_see(p, t.m[0], search_order_value) < -20 * depth * depth)
             continue;
 
         int v;
