@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "divide.h"
 #include "engine_link.h"
@@ -32,6 +33,13 @@ typedef struct UciClientSetup {
     const char *turn_rules;  /* TurnRules */
     const char *ep_rule;     /* EnPassantRule */
 } UciClientSetup;
+
+/* The UCI_Variant name of Carrera's variant: Chess960 is chess with UCI_Chess960 true (Stockfish
+ * has no UCI_Variant, Fairy-Stockfish calls it fischerandom), every other variant its own name. */
+static inline const char *uci_client_variant(const char *carrera_name)
+{
+    return strcmp(carrera_name, "chess960") == 0 ? "chess" : carrera_name;
+}
 
 /* Splits command at white space, starts it, sends `uci` and waits up to handshake_ms for
  * `uciok`, noting the options. Returns 0, or -1 with a message in err (the engine is then

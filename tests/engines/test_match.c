@@ -156,25 +156,32 @@ static void expect_clean_match(const char *config, const char *pgn)
     run_free(&r);
 }
 
+/* Carrera against Fairy-Stockfish in Capablanca chess, and in Chess960 from random arrays, which
+ * Fairy-Stockfish plays as chess with UCI_Chess960 (it has no variant named chess960). */
 static void test_against_fairy_stockfish(void **state)
 {
     (void)state;
     if (access(CARRERA_FAIRY_STOCKFISH, X_OK) != 0)
         skip();
-    char config[1024], path[512], out[512];
-    snprintf(config, sizeof config,
-             "[match]\nvariant = capablanca\ngames = 4\nrandom_plies = 2\nmax_plies = 200\n"
-             "[player1]\nname = carrera\nnodes = 2000\n"
-             "[player2]\nname = fsf\nengine = uci\ncommand = %s\nnodes = 2000\n"
-             "option.Threads = 1\n",
-             CARRERA_FAIRY_STOCKFISH);
-    snprintf(path, sizeof path, "%s/fsf.ini", scratch_dir);
-    snprintf(out, sizeof out, "%s/fsf.pgn", scratch_dir);
-    write_text(path, config);
-    expect_clean_match(path, out);
-    char *pgn = read_bytes(out, NULL);
-    assert_non_null(strstr(pgn, "[Variant \"capablanca\"]"));
-    free(pgn);
+    const char *variants[] = { "capablanca", "chess960" };
+    for (int i = 0; i < 2; i++) {
+        char config[1024], path[512], out[512], tag[64];
+        snprintf(config, sizeof config,
+                 "[match]\nvariant = %s\nopenings = %s\ngames = 4\nrandom_plies = 2\n"
+                 "max_plies = 200\n"
+                 "[player1]\nname = carrera\nnodes = 2000\n"
+                 "[player2]\nname = fsf\nengine = uci\ncommand = %s\nnodes = 2000\n"
+                 "option.Threads = 1\n",
+                 variants[i], i == 0 ? "startpos" : "random", CARRERA_FAIRY_STOCKFISH);
+        snprintf(path, sizeof path, "%s/fsf-%s.ini", scratch_dir, variants[i]);
+        snprintf(out, sizeof out, "%s/fsf-%s.pgn", scratch_dir, variants[i]);
+        write_text(path, config);
+        expect_clean_match(path, out);
+        char *pgn = read_bytes(out, NULL);
+        snprintf(tag, sizeof tag, "[Variant \"%s\"]", variants[i]);
+        assert_non_null(strstr(pgn, tag));
+        free(pgn);
+    }
 }
 
 /* Carrera on two threads (Lazy SMP) against Carrera on one, at a move time: every game ends by
