@@ -25,6 +25,8 @@ struct Searcher {
     Turn pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
     unsigned char lmr[64][64]; /* late move reductions by depth and turns searched */
+    int moved[MAX_PLY + 1];    /* the turn made at each ply of the path: its mover's piece index
+                                * times MAX_SQUARES plus its target; -1 for a null move */
 
     /* the search in progress */
     const SearchInput *in;

@@ -17,7 +17,7 @@ static int cmp_order(const void *a, const void *b)
 }
 
 int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, bool only_tactical,
-                       bool double_moves, const SearchHistory *h)
+                       bool double_moves, const SearchHistory *h, const OrderContext *c)
 {
     size_t n = pd->turns.n;
     if (pd->order_cap < n) {
@@ -52,6 +52,10 @@ int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, bo
             score = h->v[us][move_from(t->m[0])][move_to(t->m[0])];
             if (t->n == 2)
                 score += h->v[us][move_from(t->m[1])][move_to(t->m[1])];
+            int mover = search_order_mover(p, t->m[0]), to = move_to(t->m[0]);
+            for (int i = 0; i < 2; i++)
+                if (c->cont[i])
+                    score += (*c->cont[i])[mover][to];
         }
         pd->order[count++] = (OrderItem){ score, (int)i };
     }
@@ -97,23 +101,32 @@ const Turn *search_order_pick(PlyData *pd, int k, int count)
 
 /* Rewards the turn that cut off and punishes the quiet turns tried before it; the gravity term
  * keeps every entry within +-16384 so old lessons fade. */
-static void update_history(SearchHistory *h, int us, const Turn *t, int bonus)
+static void update_entry(int *v, int bonus) { *v += bonus - *v * abs(bonus) / 16384; }
+
+static void update_history(SearchHistory *h, const OrderContext *c, const Position *p, int us,
+                           const Turn *t, int bonus)
 {
-    for (int i = 0; i < t->n; i++) {
-        int *v = &h->v[us][move_from(t->m[i])][move_to(t->m[i])];
-        *v += bonus - *v * abs(bonus) / 16384;
-    }
+    for (int i = 0; i < t->n; i++)
+        update_entry(&h->v[us][move_from(t->m[i])][move_to(t->m[i])], bonus);
+    int mover = search_order_mover(p, t->m[0]), to = move_to(t->m[0]);
+    for (int i = 0; i < 2; i++)
+        if (c->cont[i]) {
+            short *e = &(*c->cont[i])[mover][to];
+            int v = *e;
+            update_entry(&v, bonus);
+            *e = (short)v;
+        }
 }
 
-void search_order_cut(PlyData *pd, SearchHistory *h, int us, const Turn *t, int depth,
-                      const Turn *tried, int n_tried)
+void search_order_cut(PlyData *pd, SearchHistory *h, const OrderContext *c, const Position *p,
+                      const Turn *t, int depth, const Turn *tried, int n_tried)
 {
     if (!search_order_same(t, &pd->killers[0])) {
         pd->killers[1] = pd->killers[0];
         pd->killers[0] = *t;
     }
-    int bonus = depth * depth > 1200 ? 1200 : depth * depth;
-    update_history(h, us, t, bonus);
+    int us = position_side(p), bonus = depth * depth > 1200 ? 1200 : depth * depth;
+    update_history(h, c, p, us, t, bonus);
     for (int i = 0; i < n_tried; i++)
-        update_history(h, us, &tried[i], -bonus);
+        update_history(h, c, p, us, &tried[i], -bonus);
 }

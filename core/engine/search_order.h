@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The search's move ordering (private to the search's files): the hash turn, captures that do not
  * lose material (most valuable victim, least valuable attacker), two killer turns per ply, the
- * history of quiet turns that cut off, and last the captures that lose material. What runs for
+ * history of quiet turns that cut off (with the continuation histories after the turns one and
+ * two plies before), and last the captures that lose material. What runs for
  * every turn searched (a turn's material gain, a comparison of turns) is inline. */
 #ifndef CARRERA_SEARCH_ORDER_H
 #define CARRERA_SEARCH_ORDER_H
@@ -25,10 +26,33 @@ typedef struct PlyData {
     int sorted_from; /* the order is sorted from this entry on (search_order_pick) */
 } PlyData;
 
-/* Per side, from-square and to-square: how often a quiet movement cut off lately. */
+/* A piece of either colour as an index, 0 to PIECE_INDEX_NB - 1. */
+#define PIECE_INDEX_NB (2 * TYPE_NB)
+
+/* Continuation history below one earlier turn (its piece and target): by the quiet turn's piece
+ * and target, how often it cut off lately after that turn. */
+typedef short ContinuationRow[PIECE_INDEX_NB][MAX_SQUARES];
+
+/* Per side, from-square and to-square: how often a quiet movement cut off lately; and the
+ * continuation histories, one row per earlier turn's piece and target, which serve both the turn
+ * one ply before and the one two plies before (single-move rules). */
 typedef struct SearchHistory {
     int v[2][MAX_SQUARES][MAX_SQUARES];
+    ContinuationRow cont[PIECE_INDEX_NB][MAX_SQUARES];
 } SearchHistory;
+
+/* The continuation rows that score a node's quiet turns: those of the turns one and two plies
+ * before it; NULL where there is none (the root, a null move, the double-move rules). */
+typedef struct OrderContext {
+    ContinuationRow *cont[2];
+} OrderContext;
+
+/* The piece index of p's piece on the from-square of m, its mover. */
+static inline int search_order_mover(const Position *p, Move m)
+{
+    Piece pc = position_piece_at(p, move_from(m));
+    return piece_color(pc) * TYPE_NB + piece_type(pc);
+}
 
 /* Above everything: the hash turn. */
 #define SEARCH_ORDER_HASH (1 << 30)
@@ -91,14 +115,14 @@ static inline int search_order_exchange(const OrderItem *o, bool quiet)
  * (no exchange evaluation: their captures come in twos). Returns the number of entries of the
  * ply's order; when memory runs out, 0 (nothing ordered, nothing searched). */
 int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, bool only_tactical,
-                       bool double_moves, const SearchHistory *h);
+                       bool double_moves, const SearchHistory *h, const OrderContext *c);
 
 /* The k-th turn in order: the best of order[k..count) is moved into place first. */
 const Turn *search_order_pick(PlyData *pd, int k, int count);
 
-/* The quiet turn t cut off at depth: it becomes the ply's first killer, its history rises, and
- * that of the quiet turns tried[0..n_tried) before it falls. */
-void search_order_cut(PlyData *pd, SearchHistory *h, int us, const Turn *t, int depth,
-                      const Turn *tried, int n_tried);
+/* The quiet turn t of p cut off at depth: it becomes the ply's first killer, its histories (c's
+ * continuation rows too) rise, and those of the quiet turns tried[0..n_tried) before it fall. */
+void search_order_cut(PlyData *pd, SearchHistory *h, const OrderContext *c, const Position *p,
+                      const Turn *t, int depth, const Turn *tried, int n_tried);
 
 #endif

@@ -88,6 +88,25 @@ static void copy_pv(Searcher *s, int ply, const Turn *t)
 
 static int evaluate_node(const Searcher *s, const Position *p) { return evaluate(s->in->eval, p); }
 
+/* The continuation rows of the node at ply: those of the turns one and two plies before it. */
+static OrderContext order_context(Searcher *s, int ply)
+{
+    OrderContext c = { { NULL, NULL } };
+    for (int i = 0; i < 2 && !s->double_moves; i++) {
+        int back = ply - 1 - i;
+        if (back >= 0 && s->moved[back] >= 0)
+            c.cont[i] =
+                &s->history.cont[s->moved[back] / MAX_SQUARES][s->moved[back] % MAX_SQUARES];
+    }
+    return c;
+}
+
+/* Records the turn t of p made at ply, for the continuation histories below it. */
+static void note_moved(Searcher *s, int ply, const Position *p, const Turn *t)
+{
+    s->moved[ply] = search_order_mover(p, t->m[0]) * MAX_SQUARES + move_to(t->m[0]);
+}
+
 /* The double-move rules generate every turn to find the captures; two turns of quiescence
  * settle the exchanges that matter at a fraction of that cost. */
 #define DOUBLE_QDEPTH 2
@@ -144,8 +163,9 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
     } else if (!search_tree_generate(s, p, &pd->turns, false) || pd->turns.n == 0) {
         return end_score(s, p, ply);
     }
+    OrderContext oc = order_context(s, ply);
     int n = search_order_turns(pd, p, hash_turn.n ? &hash_turn : NULL, !in_check, s->double_moves,
-                               &s->history);
+                               &s->history, &oc);
     int us = position_side(p);
     for (int k = 0; k < n; k++) {
         const Turn *t = search_order_pick(pd, k, n);
@@ -158,6 +178,7 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
         }
         Position child;
         make_turn(s, p, t, &child);
+        note_moved(s, ply, p, t);
         int v = -qsearch(s, &child, ply + 1, -beta, -alpha, qdepth + 1);
         if (s->budget.aborted)
             return 0;
@@ -232,6 +253,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
             !position_first_turn(p, s->in->rules)) {
             Position child;
             position_make_null(p, &child);
+            s->moved[ply] = -1;
             int r = 3 + depth / 4;
             int v =
                 -search_tree_alphabeta(s, &child, ply + 1, depth - 1 - r, -beta, -beta + 1, false);
@@ -245,8 +267,9 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
     PlyData *pd = &s->ply[ply];
     if (!search_tree_generate(s, p, &pd->turns, false) || pd->turns.n == 0)
         return end_score(s, p, ply);
+    OrderContext oc = order_context(s, ply);
     int n = search_order_turns(pd, p, hash_turn.n ? &hash_turn : NULL, false, s->double_moves,
-                               &s->history);
+                               &s->history, &oc);
 
     int best = -SCORE_INF, bound = BOUND_UPPER, done = 0, n_quiet = 0;
     Turn best_turn = { { 0, 0 }, 0 }, quiet_tried[64];
@@ -273,6 +296,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
 
         Position child;
         make_turn(s, p, &t, &child);
+        note_moved(s, ply, p, &t);
         bool gives_check = position_in_check(&child);
         int new_depth = depth - 1 + (gives_check && ply < 2 * s->root_depth ? 1 : 0);
 
@@ -331,7 +355,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
                 if (v >= beta) {
                     bound = BOUND_LOWER;
                     if (quiet)
-                        search_order_cut(pd, &s->history, us, &t, depth, quiet_tried, n_quiet);
+                        search_order_cut(pd, &s->history, &oc, p, &t, depth, quiet_tried, n_quiet);
                     break;
                 }
             }
