@@ -72,6 +72,17 @@ void eval_defaults(EvalParams *p)
     p->king_shelter = 8;
     p->king_attack = 8; /* per 64 squared attack units: 200 at the cap */
     p->tempo = 15;
+    /* Threats: what the side to move may win or the other must answer, which a static
+     * evaluation (and the stand-pat of quiescence) does not see; starting values of the size
+     * classical engines give them, below the material at stake. */
+    p->threat_pawn_mg = 60;
+    p->threat_pawn_eg = 40;
+    p->threat_minor_mg = 40;
+    p->threat_minor_eg = 40;
+    p->threat_rook_mg = 40;
+    p->threat_rook_eg = 30;
+    p->hanging_mg = 40;
+    p->hanging_eg = 25;
 }
 
 /* clang-format off */
@@ -124,6 +135,14 @@ static const EvalParamInfo PARAMS[] = {
     P("KingShelter", king_shelter, 0, 100),
     P("KingAttack", king_attack, 0, 100),
     P("Tempo", tempo, 0, 100),
+    P("ThreatPawnMg", threat_pawn_mg, 0, 300),
+    P("ThreatPawnEg", threat_pawn_eg, 0, 300),
+    P("ThreatMinorMg", threat_minor_mg, 0, 300),
+    P("ThreatMinorEg", threat_minor_eg, 0, 300),
+    P("ThreatRookMg", threat_rook_mg, 0, 300),
+    P("ThreatRookEg", threat_rook_eg, 0, 300),
+    P("HangingMg", hanging_mg, 0, 300),
+    P("HangingEg", hanging_eg, 0, 300),
 };
 #undef P
 #undef VALUE

@@ -373,6 +373,46 @@ static int contribution(const char *variant, const char *fen, const char *const 
     return contribution_at(&pos, names, n);
 }
 
+/* c within rounding (the blend of the phases truncates once, on the whole score) of expect. */
+static void assert_near(int c, int expect)
+{
+    if (c < expect - 1 || c > expect + 1)
+        fail_msg("%d is not %d +- 1", c, expect);
+}
+
+/* Threats, each alone in a position of its own, from White's side; a defended piece is not
+ * hanging, and on the 10x8 board the same terms count. */
+static void threats(void **state)
+{
+    (void)state;
+    EvalParams p;
+    eval_defaults(&p);
+    const char *pawn[] = { "ThreatPawnMg", "ThreatPawnEg" };
+    const char *minor[] = { "ThreatMinorMg", "ThreatMinorEg" };
+    const char *rook[] = { "ThreatRookMg", "ThreatRookEg" };
+    const char *hanging[] = { "HangingMg", "HangingEg" };
+    /* e5 attacks the knight on d6 (phase 1), which nothing defends */
+    const char *fen = "4k3/8/3n4/4P3/8/8/8/4K3 w - - 0 1";
+    assert_near(contribution("chess", fen, pawn, 2),
+                (p.threat_pawn_mg * 1 + p.threat_pawn_eg * 23) / 24);
+    assert_near(contribution("chess", fen, hanging, 2),
+                (p.hanging_mg * 1 + p.hanging_eg * 23) / 24);
+    /* defended by the king on e7, the knight is attacked but not hanging; seen from Black */
+    const char *defended = "8/4k3/3n4/4P3/8/8/8/4K3 b - - 0 1";
+    assert_int_equal(contribution("chess", defended, hanging, 2), 0);
+    assert_near(contribution("chess", defended, pawn, 2),
+                -((p.threat_pawn_mg * 1 + p.threat_pawn_eg * 23) / 24));
+    /* the knight on c3 attacks the rook on d5 (phase 3) */
+    assert_near(contribution("chess", "4k3/8/8/3r4/8/2N5/8/4K3 w - - 0 1", minor, 2),
+                (p.threat_minor_mg * 3 + p.threat_minor_eg * 21) / 24);
+    /* the rook on a1 attacks the chancellor on a8 (10x8, phase 6); the knight on b1 attacks
+     * nothing of Black's */
+    const char *capa = "c3k5/10/10/10/10/10/10/RN2K5 w - - 0 1";
+    assert_near(contribution("capablanca", capa, rook, 2),
+                (p.threat_rook_mg * 6 + p.threat_rook_eg * 18) / 24);
+    assert_int_equal(contribution("capablanca", capa, minor, 2), 0);
+}
+
 /* Kings and pawns only: phase 0, the endgame values count whole. */
 static void pawn_structure(void **state)
 {
@@ -542,6 +582,7 @@ int main(void)
         cmocka_unit_test(archbishop_value_is_tapered),
         cmocka_unit_test(pawn_structure),
         cmocka_unit_test(pieces_and_kings),
+        cmocka_unit_test(threats),
         cmocka_unit_test(piece_square_tables),
         cmocka_unit_test(mobility),
         cmocka_unit_test(every_parameter_counts),
