@@ -69,8 +69,10 @@ void eval_defaults(EvalParams *p)
     p->bishop_pair_eg = 50;
     p->rook_open_mg = 20; /* half of it on a half-open file */
     p->rook_open_eg = 10;
-    p->king_shelter = 8;
-    p->king_attack = 8; /* per 64 squared attack units: 200 at the cap */
+    /* King safety: 8 and 8 to start; 16 and 24 where the Texel fits of Carrera's games (21, 20)
+     * and of Fairy-Stockfish's (11, 41) both pointed, kept by SPRT (docs/engine-tests.tsv) */
+    p->king_shelter = 16;
+    p->king_attack = 24; /* per 64 squared attack units: 600 at the cap */
     p->tempo = 15;
     /* Threats: what the side to move may win or the other must answer, which a static
      * evaluation (and the stand-pat of quiescence) does not see; starting values of the size
