@@ -106,10 +106,14 @@ static void test_sjaak_gothic(void **state)
     play(SJAAK, "gothic", NULL, false);
 }
 
+/* From Embassy's array without castling rights: Sjaak II 1.4.1 castles in Embassy with a
+ * two-square king step and answers the rules' three-square castling with `Error`
+ * (docs/xboard.md), so a game in which either side castles fails on Sjaak's side, not Carrera's. */
 static void test_sjaak_embassy(void **state)
 {
     (void)state;
-    play(SJAAK, "embassy", NULL, true);
+    play(SJAAK, "embassy", "rnbqkcabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKCABNR w - - 0 1",
+         true);
 }
 
 static void test_sjaak_fischerandom(void **state)
