@@ -18,7 +18,7 @@ int oracle_start(Oracle *e, const OracleOptions *o, char *err, size_t errlen)
     /* The engine's names: Chess960 is chess with UCI_Chess960 (Stockfish has no UCI_Variant at
      * all), Capablanca random is Fairy-Stockfish's caparandom, also with UCI_Chess960. */
     UciClientSetup setup = {
-        .uci_variant = strcmp(v->name, "chess") == 0 ? NULL : uci_client_variant(v->name),
+        .uci_variant = strcmp(v->name, "chess") == 0 ? NULL : v->name,
         .chess960 = v->castle960,
         .turn_rules = o->send_turns ? turn_rules_name(o->rules.turns) : NULL,
         .ep_rule = o->send_ep ? ep_rule_name(o->rules.ep) : NULL,

@@ -54,11 +54,8 @@ static int start_uci(Player *p, char *err, size_t errlen)
     char why[ERRMSG_LEN];
     if (uci_client_start(&p->engine, p->cfg.command, HANDSHAKE_MS, why, sizeof why) != 0)
         return errmsg_fail(err, errlen, "player %s: %s", p->cfg.name, why);
-    /* Chess960 is asked for as chess with Chess960 castling; a start with Chess960 castling in
-     * a variant without it (a FEN's Shredder castling rights) needs the same option */
-    const bool chess960 = strcmp(p->variant->name, "chess960") == 0;
-    UciClientSetup setup = { .uci_variant = uci_client_variant(p->variant->name),
-                             .chess960 = chess960 || (p->castle960 && !p->variant->castle960),
+    UciClientSetup setup = { .uci_variant = p->variant->name,
+                             .chess960 = p->castle960 && !p->variant->castle960,
                              .turn_rules = turn_rules_name(p->rules.turns),
                              .ep_rule = ep_rule_name(p->rules.ep) };
     const char *names[PLAYER_MAX_OPTIONS + 1], *values[PLAYER_MAX_OPTIONS + 1];

@@ -169,15 +169,19 @@ static int add_option(const UciClient *e, bool has, const char *vars, const char
 int uci_client_setup(UciClient *e, const UciClientSetup *s, char *err, size_t errlen)
 {
     char commands[1024] = "", purpose[128];
-    if (s->chess960 &&
+    /* Chess960 is chess with UCI_Chess960 (Stockfish has no UCI_Variant, Fairy-Stockfish names
+     * it fischerandom) */
+    const bool is960 = s->uci_variant && strcmp(s->uci_variant, "chess960") == 0;
+    const char *variant = is960 ? "chess" : s->uci_variant;
+    if ((s->chess960 || is960) &&
         add_option(e, e->has_chess960, NULL, "UCI_Chess960", "true", false, "use Chess960 castling",
                    commands, sizeof commands, err, errlen) != 0)
         goto fail;
-    if (s->uci_variant) {
-        snprintf(purpose, sizeof purpose, "play %s", s->uci_variant);
-        if (add_option(e, e->has_variant, e->variant_vars, "UCI_Variant", s->uci_variant,
-                       strcmp(s->uci_variant, "chess") == 0, purpose, commands, sizeof commands,
-                       err, errlen) != 0)
+    if (variant) {
+        snprintf(purpose, sizeof purpose, "play %s", variant);
+        if (add_option(e, e->has_variant, e->variant_vars, "UCI_Variant", variant,
+                       strcmp(variant, "chess") == 0, purpose, commands, sizeof commands, err,
+                       errlen) != 0)
             goto fail;
     }
     bool single = !s->turn_rules || strcmp(s->turn_rules, "single") == 0;

@@ -10,7 +10,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "divide.h"
 #include "engine_link.h"
@@ -28,18 +27,11 @@ typedef struct UciClient {
 
 /* What the engine is set to; NULL or false leaves an option alone. */
 typedef struct UciClientSetup {
-    const char *uci_variant; /* UCI_Variant */
+    const char *uci_variant; /* UCI_Variant, Carrera's name (chess960: chess + UCI_Chess960) */
     bool chess960;           /* UCI_Chess960 true */
     const char *turn_rules;  /* TurnRules */
     const char *ep_rule;     /* EnPassantRule */
 } UciClientSetup;
-
-/* The UCI_Variant name of Carrera's variant: Chess960 is chess with UCI_Chess960 true (Stockfish
- * has no UCI_Variant, Fairy-Stockfish calls it fischerandom), every other variant its own name. */
-static inline const char *uci_client_variant(const char *carrera_name)
-{
-    return strcmp(carrera_name, "chess960") == 0 ? "chess" : carrera_name;
-}
 
 /* Splits command at white space, starts it, sends `uci` and waits up to handshake_ms for
  * `uciok`, noting the options. Returns 0, or -1 with a message in err (the engine is then
