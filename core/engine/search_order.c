@@ -118,6 +118,12 @@ static void update_history(SearchHistory *h, const OrderContext *c, const Positi
         }
 }
 
+/* A cut-off's history bonus: the depth squared, scaled so that a few cut-offs near the horizon,
+ * where most nodes are, already order a node's quiet turns (about 1/500 of the +-16384 range at
+ * depth 1, a tenth at depth 7 and above). */
+#define HISTORY_BONUS_SCALE 32
+#define HISTORY_BONUS_MAX   1600
+
 void search_order_cut(PlyData *pd, SearchHistory *h, const OrderContext *c, const Position *p,
                       const Turn *t, int depth, const Turn *tried, int n_tried)
 {
@@ -125,7 +131,9 @@ void search_order_cut(PlyData *pd, SearchHistory *h, const OrderContext *c, cons
         pd->killers[1] = pd->killers[0];
         pd->killers[0] = *t;
     }
-    int us = position_side(p), bonus = depth * depth > 1200 ? 1200 : depth * depth;
+    int us = position_side(p), bonus = HISTORY_BONUS_SCALE * depth * depth;
+    if (bonus > HISTORY_BONUS_MAX)
+        bonus = HISTORY_BONUS_MAX;
     update_history(h, c, p, us, t, bonus);
     for (int i = 0; i < n_tried; i++)
         update_history(h, c, p, us, &tried[i], -bonus);

@@ -438,6 +438,33 @@ static void pawn_structure(void **state)
     assert_int_equal(contribution("chess", fen, isolated, 2), -2 * p.isolated_eg);
 }
 
+/* Mop-up against a bare king. With the king's own terms (piece-square and mobility) at zero,
+ * what is left of the difference between the bare king in a corner (a8: 7 steps from the centre
+ * squares, 7 from White's king) and in the centre (e5: 0 and 4) is the mop-up: 20 * 7 + 10 * 2
+ * against 10 * 5, 110 in the endgame, 20/24 of it at the phase of one archbishop. */
+static void mop_up(void **state)
+{
+    (void)state;
+    EvalParams p;
+    eval_defaults(&p);
+    const char *king[] = { "CenterKingMg", "CenterKingEg", "MobilityKingMg", "MobilityKingEg" };
+    char err[ERRMSG_LEN];
+    for (int i = 0; i < 4; i++)
+        if (eval_param_set(&p, king[i], "0", err, sizeof err) != 0)
+            fail_msg("%s", err);
+    static Eval e;
+    eval_prepare(&e, &p);
+    Position corner, centre, mirrored;
+    load_fen(&corner, "capablanca", "k9/10/10/10/10/10/10/4K4A w - - 0 1");
+    load_fen(&centre, "capablanca", "10/10/10/4k5/10/10/10/4K4A w - - 0 1");
+    int gap = evaluate(&e, &corner) - evaluate(&e, &centre);
+    if (gap < 110 * 20 / 24 - 1 || gap > 110 * 20 / 24 + 1)
+        fail_msg("the bare king in the corner scores %d more than in the centre, not %d", gap,
+                 110 * 20 / 24);
+    mirror(&corner, &mirrored);
+    assert_int_equal(evaluate(&e, &mirrored), evaluate(&e, &corner));
+}
+
 static void pieces_and_kings(void **state)
 {
     (void)state;
@@ -583,6 +610,7 @@ int main(void)
         cmocka_unit_test(pawn_structure),
         cmocka_unit_test(pieces_and_kings),
         cmocka_unit_test(threats),
+        cmocka_unit_test(mop_up),
         cmocka_unit_test(piece_square_tables),
         cmocka_unit_test(mobility),
         cmocka_unit_test(every_parameter_counts),
