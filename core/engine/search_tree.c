@@ -107,6 +107,11 @@ static void note_moved(Searcher *s, int ply, const Position *p, const Turn *t)
     s->moved[ply] = search_order_mover(p, t->m[0]) * MAX_SQUARES + move_to(t->m[0]);
 }
 
+/* Futility pruning of quiet turns: up to this reduced depth, by this margin and step. */
+#define FUTILITY_DEPTH 6
+#define FUTILITY_BASE  100
+#define FUTILITY_STEP  120
+
 /* The double-move rules generate every turn to find the captures; two turns of quiescence
  * settle the exchanges that matter at a fraction of that cost. */
 #define DOUBLE_QDEPTH 2
@@ -300,9 +305,14 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         bool gives_check = position_in_check(&child);
         int new_depth = depth - 1 + (gives_check && ply < 2 * s->root_depth ? 1 : 0);
 
-        /* late quiet turns near the horizon, far below alpha, are not worth a search */
-        if (!pv_node && !in_check && quiet && !gives_check && done > 0 && depth <= 2 &&
-            static_eval + 120 * depth <= alpha && abs(alpha) < SCORE_MATE_BOUND)
+        /* Late quiet turns far below alpha are not worth a search: how far below is measured
+         * at the depth late move reductions would leave them, so later turns go sooner. */
+        const int lmr_depth =
+            new_depth - s->lmr[depth < 64 ? depth : 63][done < 64 ? done : 63];
+        if (!pv_node && !in_check && quiet && !gives_check && done > 0 &&
+            lmr_depth <= FUTILITY_DEPTH &&
+            static_eval + FUTILITY_BASE + FUTILITY_STEP * lmr_depth <= alpha &&
+            abs(alpha) < SCORE_MATE_BOUND)
             continue;
         /* Step: move count pruning. Near the horizon, once the well-ordered turns have been
          * searched, the late quiet ones rarely change the result. */
