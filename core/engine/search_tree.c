@@ -307,8 +307,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
 
         /* Late quiet turns far below alpha are not worth a search: how far below is measured
          * at the depth late move reductions would leave them, so later turns go sooner. */
-        const int lmr_depth =
-            new_depth - s->lmr[depth < 64 ? depth : 63][done < 64 ? done : 63];
+        const int lmr_depth = new_depth - s->lmr[depth < 64 ? depth : 63][done < 64 ? done : 63];
         if (!pv_node && !in_check && quiet && !gives_check && done > 0 &&
             lmr_depth <= FUTILITY_DEPTH &&
             static_eval + FUTILITY_BASE + FUTILITY_STEP * lmr_depth <= alpha &&
