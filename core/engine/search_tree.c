@@ -307,7 +307,8 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
 
         /* Late quiet turns far below alpha are not worth a search: how far below is measured
          * at the depth late move reductions would leave them, so later turns go sooner. */
-        const int lmr_depth = new_depth - s->lmr[depth < 64 ? depth : 63][done < 64 ? done : 63];
+        const int reduction = s->lmr[depth < 64 ? depth : 63][done < 64 ? done : 63];
+        const int lmr_depth = new_depth - reduction;
         if (!pv_node && !in_check && quiet && !gives_check && done > 0 &&
             lmr_depth <= FUTILITY_DEPTH &&
             static_eval + FUTILITY_BASE + FUTILITY_STEP * lmr_depth <= alpha &&
@@ -328,7 +329,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         } else {
             int r = 0;
             if (depth >= 3 && done >= 3 && quiet && !in_check && !gives_check) {
-                r = s->lmr[depth < 64 ? depth : 63][done < 64 ? done : 63];
+                r = reduction;
                 if (pv_node)
                     r--;
                 if (search_order_same(&t, &pd->killers[0]) ||
