@@ -107,6 +107,10 @@ static void note_moved(Searcher *s, int ply, const Position *p, const Turn *t)
     s->moved[ply] = search_order_mover(p, t->m[0]) * MAX_SQUARES + move_to(t->m[0]);
 }
 
+/* Reverse futility: up to this depth, a node this far a ply above beta returns its evaluation. */
+#define RFP_DEPTH 7
+#define RFP_STEP  120
+
 /* Futility pruning of quiet turns: up to this reduced depth, by this margin and step. */
 #define FUTILITY_DEPTH 6
 #define FUTILITY_BASE  100
@@ -252,7 +256,8 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
     int static_eval = in_check ? -SCORE_INF : evaluate_node(s, p);
     if (!pv_node && !in_check) {
         /* reverse futility: far above beta near the horizon, the opponent will not come back */
-        if (depth <= 3 && static_eval - 150 * depth >= beta && abs(beta) < SCORE_MATE_BOUND)
+        if (depth <= RFP_DEPTH && static_eval - RFP_STEP * depth >= beta &&
+            abs(beta) < SCORE_MATE_BOUND)
             return static_eval;
         if (null_ok && depth >= 3 && static_eval >= beta && has_pieces(p) &&
             !position_first_turn(p, s->in->rules)) {
