@@ -44,6 +44,12 @@ int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, bo
             int exchange = double_moves || safe ? 0 : position_see(p, t->m[0], search_order_value);
             score = exchange >= 0 ? (1 << 24) + gain * 16 - attacker / 16
                                   : SEARCH_ORDER_LOSING + exchange;
+            /* a double-move capture comes with many other movements: among those of equal
+             * gain, the histories say which go first */
+            if (double_moves)
+                score += (h->v[us][move_from(t->m[0])][move_to(t->m[0])] +
+                          (t->n == 2 ? h->v[us][move_from(t->m[1])][move_to(t->m[1])] : 0)) /
+                         64;
         } else if (search_order_same(t, &pd->killers[0]))
             score = (1 << 23) + 1;
         else if (search_order_same(t, &pd->killers[1]))

@@ -120,6 +120,10 @@ static void note_moved(Searcher *s, int ply, const Position *p, const Turn *t)
  * settle the exchanges that matter at a fraction of that cost. */
 #define DOUBLE_QDEPTH 2
 
+/* A double-move capture turn comes with every second movement the position allows: quiescence
+ * searches this many of the best ordered ones, not in check. */
+#define DOUBLE_QTURNS 8
+
 static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta, int qdepth)
 {
     s->pv_len[ply] = 0;
@@ -180,6 +184,8 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
         const Turn *t = search_order_pick(pd, k, n);
         if (!in_check && pd->order[k].score < SEARCH_ORDER_LOSING / 2)
             break; /* the rest lose material in the exchange */
+        if (!in_check && s->double_moves && k >= DOUBLE_QTURNS)
+            break;
         if (!in_check) {
             int attacker, gain = search_order_gain(p, t, us, &attacker);
             if (stand + gain + 200 <= alpha)
