@@ -32,7 +32,7 @@ static Searcher *thread_new(SearchTT *tt)
     s->tt = tt;
     for (int d = 1; d < 64; d++)
         for (int m = 1; m < 64; m++)
-            s->lmr[d][m] = (unsigned char)(0.75 + log(d) * log(m) / 2.25);
+            s->lmr[d][m] = (unsigned char)(0.75 + log(d) * log(m) / 1.75);
     return s;
 }
 
