@@ -35,8 +35,10 @@ carrera_requeue() {
         done
         secs=$((secs + rest))
     fi
+    # At least a few seconds even when the margin has passed: a step that ends as the signal comes
+    # (its processes still exiting) then cancels the requeue instead of being run again for nothing.
     local delay=$((secs - margin))
-    [ "$delay" -gt 0 ] || delay=0
+    [ "$delay" -gt 3 ] || delay=3
     echo "carrera: $(date '+%F %T') time limit near (SIGUSR1, ${left:-unknown} left): job" \
         "${SLURM_JOB_ID:-?} (restart ${SLURM_RESTART_COUNT:-0}) requeues itself in ${delay} s;" \
         "its checkpoint is kept" >&2
