@@ -16,6 +16,15 @@ static int cmp_order(const void *a, const void *b)
     return x->index - y->index;
 }
 
+/* The from-to histories of a turn's movements, summed. */
+static int turn_history(const SearchHistory *h, int us, const Turn *t)
+{
+    int v = 0;
+    for (int i = 0; i < t->n; i++)
+        v += h->v[us][move_from(t->m[i])][move_to(t->m[i])];
+    return v;
+}
+
 int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, bool only_tactical,
                        bool double_moves, const SearchHistory *h, const OrderContext *c)
 {
@@ -47,17 +56,13 @@ int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, bo
             /* a double-move capture comes with many other movements: among those of equal
              * gain, the histories say which go first */
             if (double_moves)
-                score += (h->v[us][move_from(t->m[0])][move_to(t->m[0])] +
-                          (t->n == 2 ? h->v[us][move_from(t->m[1])][move_to(t->m[1])] : 0)) /
-                         64;
+                score += turn_history(h, us, t) / 64;
         } else if (search_order_same(t, &pd->killers[0]))
             score = (1 << 23) + 1;
         else if (search_order_same(t, &pd->killers[1]))
             score = 1 << 23;
         else {
-            score = h->v[us][move_from(t->m[0])][move_to(t->m[0])];
-            if (t->n == 2)
-                score += h->v[us][move_from(t->m[1])][move_to(t->m[1])];
+            score = turn_history(h, us, t);
             int mover = search_order_mover(p, t->m[0]), to = move_to(t->m[0]);
             for (int i = 0; i < 2; i++)
                 if (c->cont[i])

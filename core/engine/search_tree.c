@@ -180,12 +180,11 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
     int n = search_order_turns(pd, p, hash_turn.n ? &hash_turn : NULL, !in_check, s->double_moves,
                                &s->history, &oc);
     int us = position_side(p);
-    for (int k = 0; k < n; k++) {
+    const int searched = !in_check && s->double_moves && n > DOUBLE_QTURNS ? DOUBLE_QTURNS : n;
+    for (int k = 0; k < searched; k++) {
         const Turn *t = search_order_pick(pd, k, n);
         if (!in_check && pd->order[k].score < SEARCH_ORDER_LOSING / 2)
             break; /* the rest lose material in the exchange */
-        if (!in_check && s->double_moves && k >= DOUBLE_QTURNS)
-            break;
         if (!in_check) {
             int attacker, gain = search_order_gain(p, t, us, &attacker);
             if (stand + gain + 200 <= alpha)
