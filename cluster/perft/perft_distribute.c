@@ -44,9 +44,11 @@ typedef struct State {
     size_t *index; /* unit id -> row in split->units */
     int *owner;    /* per row: the rank counting it, -1 if none (or done) */
     size_t next;   /* the next row to consider handing out */
-    /* With hash tables, the rows of each root turn as a list in hand-out order, and the root
+    /* With own tables only, the rows of each root turn as a list in hand-out order, and the root
      * turn each rank counted last: a rank is given units of the same root turn while there are
-     * any, so that the transpositions among them meet in its own table. NULL without tables. */
+     * any, so that the transpositions among them meet in its own table. NULL without tables,
+     * and with a shared table, where every rank finds what any other counted and the plain
+     * order, largest first, counts less (docs/cluster.md, "Unit order"). */
     size_t *root_head;    /* per root turn: its first row not yet handed out, or SIZE_MAX */
     size_t *next_in_root; /* per row: the next row of the same root turn, or SIZE_MAX */
     uint32_t *last_root;  /* per rank: the root turn of its last unit, or UNIT_NO_ROOT */
@@ -230,12 +232,12 @@ static int weigh_units(State *s, char *err, size_t errlen)
     return 0;
 }
 
-/* The lists by root turn, when the ranks have tables to share transpositions in. Returns 0, or
- * -1 with a message. */
-static int index_roots(State *s, char *err, size_t errlen)
+/* The lists by root turn, when the ranks have own tables only to share transpositions in.
+ * Returns 0, or -1 with a message. */
+static int index_roots(State *s, bool shared_table, char *err, size_t errlen)
 {
     const Split *split = s->split;
-    if (!s->counter->tt || comm_size() < 2 || split->n_root == 0)
+    if (!s->counter->tt || shared_table || comm_size() < 2 || split->n_root == 0)
         return 0;
     s->root_head = malloc(split->n_root * sizeof *s->root_head);
     s->next_in_root = malloc((split->n_units ? split->n_units : 1) * sizeof *s->next_in_root);
@@ -255,8 +257,8 @@ static int index_roots(State *s, char *err, size_t errlen)
     return 0;
 }
 
-int perft_distribute_run(Split *split, PerftFile *h, UnitCounter *counter, bool quiet,
-                         FarmStats *stats, char *err, size_t errlen)
+int perft_distribute_run(Split *split, PerftFile *h, UnitCounter *counter, bool shared_table,
+                         bool quiet, FarmStats *stats, char *err, size_t errlen)
 {
     /* On the heap: after a failure rank 0's counting thread is left running until the caller
      * aborts the job, so what it uses must outlive this function. */
@@ -266,7 +268,7 @@ int perft_distribute_run(Split *split, PerftFile *h, UnitCounter *counter, bool 
     *s = (State){ .split = split, .file = h, .counter = counter };
     int rc = comm_rank() == 0 ? index_units(s, err, errlen) : 0;
     if (rc == 0 && comm_rank() == 0)
-        rc = index_roots(s, err, errlen);
+        rc = index_roots(s, shared_table, err, errlen);
     if (rc == 0 && comm_rank() == 0 && !quiet)
         rc = weigh_units(s, err, errlen);
     if (rc == 0) {

@@ -168,8 +168,10 @@ int perft_run(const PerftRun *job)
         comm_finalize();
         return status;
     }
+    /* whether the ranks find each other's counts (a shared table of 0 bytes holds none) */
+    const bool sharing = tables.shared && shared_table_bytes(tables.shared) > 0;
     if (rank != 0) {
-        if (perft_distribute_run(NULL, NULL, &counter, true, NULL, err, sizeof err) != 0)
+        if (perft_distribute_run(NULL, NULL, &counter, sharing, true, NULL, err, sizeof err) != 0)
             comm_abort(run_error(EXIT_FAILED, "rank %d: %s", rank, err));
         job_tables_gather(&counter, NULL);
         job_tables_free(&tables, &counter);
@@ -192,7 +194,7 @@ int perft_run(const PerftRun *job)
         fprintf(stderr, "tables: %s\n", tables.text);
     }
     FarmStats fs = { 0 };
-    if (perft_distribute_run(&split, h, &counter, job->quiet, &fs, err, sizeof err) != 0) {
+    if (perft_distribute_run(&split, h, &counter, sharing, job->quiet, &fs, err, sizeof err) != 0) {
         run_error(EXIT_FAILED,
                   "%s; the checkpoint %s keeps the units recorded: --resume continues it", err,
                   job->output);
