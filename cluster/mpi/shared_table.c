@@ -100,9 +100,9 @@ static void release(SharedTable *t)
 
 /* Maps every page of the part at once, ahead of the memset that clears it. Shared memory comes in
  * pages of 4 KB (transparent huge pages are for a process's own memory), and a memset that
- * faults them in one at a time took 6.5 s a GB on the 2-core virtual machine against 1.0 s for
- * this and 0.03 s for the memset that follows (docs/cluster.md, "Measured time"). A kernel
- * without MADV_POPULATE_WRITE (Linux before 5.14) refuses it, and the memset maps the pages. */
+ * faults them in one at a time took 0.9 to 1.9 s a GB on the idle 2-core virtual machine, against
+ * 0.6 to 1.1 s for this and 0.02 s for the memset that follows. A kernel without
+ * MADV_POPULATE_WRITE (Linux before 5.14) refuses it, and the memset maps the pages. */
 static void populate(void *base, size_t size)
 {
 #ifdef __linux__
