@@ -109,8 +109,12 @@ static void populate(void *base, size_t size)
     const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     const uintptr_t from = ((uintptr_t)base + page - 1) & ~(page - 1);
     const uintptr_t to = ((uintptr_t)base + size) & ~(page - 1);
-    if (to > from)
-        madvise((void *)from, to - from, MADV_POPULATE_WRITE); /* a hint: failure changes nothing */
+    if (to > from) {
+        /* 2 MB pages where the administrator allows them for shared memory (/dev/shm mounted
+         * with huge=advise); hints both: a failure changes nothing */
+        madvise((void *)from, to - from, MADV_HUGEPAGE);
+        madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+    }
 #else
     (void)base;
     (void)size;
