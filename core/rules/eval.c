@@ -85,6 +85,10 @@ void eval_defaults(EvalParams *p)
     p->threat_rook_eg = 30;
     p->hanging_mg = 40;
     p->hanging_eg = 25;
+    /* A check the defence cannot stop by taking the checker is the king attack's sharpest
+     * form (Stockfish's classical king danger counts it per piece type); a starting value of
+     * the size of a threat. */
+    p->safe_check = 40;
 }
 
 /* clang-format off */
@@ -145,6 +149,7 @@ static const EvalParamInfo PARAMS[] = {
     P("ThreatRookEg", threat_rook_eg, 0, 300),
     P("HangingMg", hanging_mg, 0, 300),
     P("HangingEg", hanging_eg, 0, 300),
+    P("SafeCheck", safe_check, 0, 300),
 };
 #undef P
 #undef VALUE

@@ -31,6 +31,7 @@ typedef struct EvalParams {
     int threat_minor_mg, threat_minor_eg; /* per enemy rook or bigger our knights, bishops attack */
     int threat_rook_mg, threat_rook_eg;   /* per enemy archbishop, chancellor, queen rooks attack */
     int hanging_mg, hanging_eg;           /* per enemy piece we attack and it does not defend */
+    int safe_check;                       /* middlegame, per piece type that can check safely */
 } EvalParams;
 
 /* One parameter's name (as INI keys and UCI options spell it), where it is, and its range. */

@@ -413,6 +413,40 @@ static void threats(void **state)
     assert_int_equal(contribution("capablanca", capa, minor, 2), 0);
 }
 
+/* What SafeCheck at 240 adds to the evaluation of fen (the side to move's view) against 0. */
+static int safe_check_at_240(const char *variant, const char *fen)
+{
+    Position pos;
+    load_fen(&pos, variant, fen);
+    EvalParams p;
+    static Eval e;
+    eval_defaults(&p);
+    char err[ERRMSG_LEN];
+    assert_int_equal(eval_param_set(&p, "SafeCheck", "240", err, sizeof err), 0);
+    eval_prepare(&e, &p);
+    const int with = evaluate(&e, &pos);
+    assert_int_equal(eval_param_set(&p, "SafeCheck", "0", err, sizeof err), 0);
+    eval_prepare(&e, &p);
+    return with - evaluate(&e, &pos);
+}
+
+/* A safe check counts once a piece type, in the middlegame (240 * phase / 24), only on a square
+ * the enemy does not attack, for either colour and on either board. */
+static void safe_checks(void **state)
+{
+    (void)state;
+    /* the knight on e4 can check from d6 and f6 (phase 1): one type */
+    assert_near(safe_check_at_240("chess", "4k3/8/8/8/4N3/8/8/4K3 w - - 0 1"), 10);
+    /* the pawn on e7 guards both squares: no safe check */
+    assert_int_equal(safe_check_at_240("chess", "4k3/4p3/8/8/4N3/8/8/4K3 w - - 0 1"), 0);
+    /* Black's knight on e5 against the king on e1, from Black's side */
+    assert_near(safe_check_at_240("chess", "4k3/8/8/4n3/8/8/8/4K3 b - - 0 1"), 10);
+    /* a knight and a rook (phase 3), each with a safe check: two types */
+    assert_near(safe_check_at_240("chess", "4k3/8/8/8/4N3/8/8/R3K3 w - - 0 1"), 2 * 240 * 3 / 24);
+    /* 10x8: the chancellor on a1 checks from a8 along the last rank (phase 4) */
+    assert_near(safe_check_at_240("capablanca", "4k5/10/10/10/10/10/10/C3K5 w - - 0 1"), 40);
+}
+
 /* Kings and pawns only: phase 0, the endgame values count whole. */
 static void pawn_structure(void **state)
 {
@@ -438,7 +472,8 @@ static void pawn_structure(void **state)
     assert_int_equal(contribution("chess", fen, isolated, 2), -2 * p.isolated_eg);
 }
 
-/* Mop-up against a bare king. With the king's own terms (piece-square and mobility) at zero,
+/* Mop-up against a bare king. With the king's own terms (piece-square and mobility) and the
+ * archbishop's safe checks (it has one from j1 against a8 only) at zero,
  * what is left of the difference between the bare king in a corner (a8: 7 steps from the centre
  * squares, 7 from White's king) and in the centre (e5: 0 and 4) is the mop-up: 20 * 7 + 10 * 2
  * against 10 * 5, 110 in the endgame, 20/24 of it at the phase of one archbishop. */
@@ -447,9 +482,10 @@ static void mop_up(void **state)
     (void)state;
     EvalParams p;
     eval_defaults(&p);
-    const char *king[] = { "CenterKingMg", "CenterKingEg", "MobilityKingMg", "MobilityKingEg" };
+    const char *king[] = { "CenterKingMg", "CenterKingEg", "MobilityKingMg", "MobilityKingEg",
+                           "SafeCheck" };
     char err[ERRMSG_LEN];
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         if (eval_param_set(&p, king[i], "0", err, sizeof err) != 0)
             fail_msg("%s", err);
     static Eval e;
@@ -610,6 +646,7 @@ int main(void)
         cmocka_unit_test(pawn_structure),
         cmocka_unit_test(pieces_and_kings),
         cmocka_unit_test(threats),
+        cmocka_unit_test(safe_checks),
         cmocka_unit_test(mop_up),
         cmocka_unit_test(piece_square_tables),
         cmocka_unit_test(mobility),
