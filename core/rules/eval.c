@@ -86,9 +86,9 @@ void eval_defaults(EvalParams *p)
     p->hanging_mg = 40;
     p->hanging_eg = 25;
     /* A check the defence cannot stop by taking the checker is the king attack's sharpest
-     * form (Stockfish's classical king danger counts it per piece type); a starting value of
-     * the size of a threat. */
-    p->safe_check = 40;
+     * form (Stockfish's classical king danger counts it per piece type): 40 to start, the size
+     * of a threat, then 80, each kept by SPRT (docs/engine-tests.tsv). */
+    p->safe_check = 80;
 }
 
 /* clang-format off */
