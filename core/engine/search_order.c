@@ -6,14 +6,16 @@
 
 const int search_order_value[TYPE_NB] = { 0, 100, 300, 350, 475, 875, 900, 950, 5000 };
 
-#define LAZY_ORDER_MAX 256
+/* Whether x goes before y: the higher score, then the turn generated first (a total order, so
+ * every way of sorting gives the same sequence). */
+static inline bool before(const OrderItem *x, const OrderItem *y)
+{
+    return x->score != y->score ? x->score > y->score : x->index < y->index;
+}
 
 static int cmp_order(const void *a, const void *b)
 {
-    const OrderItem *x = a, *y = b;
-    if (x->score != y->score)
-        return x->score > y->score ? -1 : 1;
-    return x->index - y->index;
+    return before(a, b) ? -1 : before(b, a) ? 1 : 0;
 }
 
 /* The from-to histories of a turn's movements, summed. */
@@ -26,7 +28,7 @@ static int turn_history(const SearchHistory *h, int us, const Turn *t)
 }
 
 int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, bool only_tactical,
-                       bool double_moves, const SearchHistory *h, const OrderContext *c)
+                       bool double_moves, int keep, const SearchHistory *h, const OrderContext *c)
 {
     size_t n = pd->turns.n;
     if (pd->order_cap < n) {
@@ -68,16 +70,26 @@ int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, bo
                 if (c->cont[i])
                     score += (*c->cont[i])[mover][to];
         }
-        pd->order[count++] = (OrderItem){ score, (int)i };
+        const OrderItem item = { score, (int)i };
+        if (!keep) {
+            pd->order[count++] = item;
+            continue;
+        }
+        /* only the best keep, in order: an insertion that mostly stops at the last of them */
+        int j;
+        if (count < keep)
+            j = count++;
+        else if (before(&item, &pd->order[keep - 1]))
+            j = keep - 1;
+        else
+            continue;
+        for (; j > 0 && before(&item, &pd->order[j - 1]); j--)
+            pd->order[j] = pd->order[j - 1];
+        pd->order[j] = item;
     }
-    /* Long lists (the double-move rules) are sorted at once; short ones are picked one at a time
-     * by search_order_pick(), since most nodes cut off after a turn or two, and sorted only when
-     * they do not. */
-    pd->sorted_from = count;
-    if (count > LAZY_ORDER_MAX) {
-        qsort(pd->order, (size_t)count, sizeof *pd->order, cmp_order);
-        pd->sorted_from = 0;
-    }
+    /* The list is picked one turn at a time by search_order_pick(), since most nodes cut off after
+     * a turn or two, and sorted only when they do not; the best keep are in order already. */
+    pd->sorted_from = keep ? 0 : count;
     return count;
 }
 
@@ -85,23 +97,31 @@ int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, bo
  * after these is likely to search them all. */
 #define PICKED_BEFORE_SORT 3
 
+/* Up to this many turns left, insertion sorts them faster than qsort. */
+#define SHORT_SORT_MAX 64
+
 const Turn *search_order_pick(PlyData *pd, int k, int count)
 {
     if (k == PICKED_BEFORE_SORT && k < pd->sorted_from) {
-        /* insertion sort of the rest, in the order the picks would give */
-        for (int i = k + 1; i < count; i++) {
-            OrderItem x = pd->order[i];
-            int j = i;
-            for (; j > k && cmp_order(&x, &pd->order[j - 1]) < 0; j--)
-                pd->order[j] = pd->order[j - 1];
-            pd->order[j] = x;
+        /* the rest sorted, in the order the picks would give: by insertion when short, else
+         * (the double-move rules' hundreds of turns) by qsort */
+        if (count - k > SHORT_SORT_MAX) {
+            qsort(pd->order + k, (size_t)(count - k), sizeof *pd->order, cmp_order);
+        } else {
+            for (int i = k + 1; i < count; i++) {
+                OrderItem x = pd->order[i];
+                int j = i;
+                for (; j > k && before(&x, &pd->order[j - 1]); j--)
+                    pd->order[j] = pd->order[j - 1];
+                pd->order[j] = x;
+            }
         }
         pd->sorted_from = k;
     }
     if (k < pd->sorted_from) {
         int best = k;
         for (int i = k + 1; i < count; i++)
-            if (cmp_order(&pd->order[i], &pd->order[best]) < 0)
+            if (before(&pd->order[i], &pd->order[best]))
                 best = i;
         OrderItem tmp = pd->order[k];
         pd->order[k] = pd->order[best];

@@ -112,10 +112,11 @@ static inline int search_order_exchange(const OrderItem *o, bool quiet)
 
 /* Orders the ply's turns (pd->turns of p) as the top says, hash_turn (may be NULL) first; with
  * only_tactical, quiet turns are left out. double_moves: the turns are of a double-move rule set
- * (no exchange evaluation: their captures come in twos). Returns the number of entries of the
- * ply's order; when memory runs out, 0 (nothing ordered, nothing searched). */
+ * (no exchange evaluation: their captures come in twos). keep > 0: only the best keep turns are
+ * kept. Returns the number of entries of the ply's order; when memory runs out, 0 (nothing
+ * ordered, nothing searched). */
 int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, bool only_tactical,
-                       bool double_moves, const SearchHistory *h, const OrderContext *c);
+                       bool double_moves, int keep, const SearchHistory *h, const OrderContext *c);
 
 /* The k-th turn in order: the best of order[k..count) is moved into place first. */
 const Turn *search_order_pick(PlyData *pd, int k, int count);

@@ -177,11 +177,11 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
         return end_score(s, p, ply);
     }
     OrderContext oc = order_context(s, ply);
+    const int keep = !in_check && s->double_moves ? DOUBLE_QTURNS : 0;
     int n = search_order_turns(pd, p, hash_turn.n ? &hash_turn : NULL, !in_check, s->double_moves,
-                               &s->history, &oc);
+                               keep, &s->history, &oc);
     int us = position_side(p);
-    const int searched = !in_check && s->double_moves && n > DOUBLE_QTURNS ? DOUBLE_QTURNS : n;
-    for (int k = 0; k < searched; k++) {
+    for (int k = 0; k < n; k++) {
         const Turn *t = search_order_pick(pd, k, n);
         if (!in_check && pd->order[k].score < SEARCH_ORDER_LOSING / 2)
             break; /* the rest lose material in the exchange */
@@ -283,7 +283,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
     if (!search_tree_generate(s, p, &pd->turns, false) || pd->turns.n == 0)
         return end_score(s, p, ply);
     OrderContext oc = order_context(s, ply);
-    int n = search_order_turns(pd, p, hash_turn.n ? &hash_turn : NULL, false, s->double_moves,
+    int n = search_order_turns(pd, p, hash_turn.n ? &hash_turn : NULL, false, s->double_moves, 0,
                                &s->history, &oc);
 
     int best = -SCORE_INF, bound = BOUND_UPPER, done = 0, n_quiet = 0;

@@ -29,16 +29,14 @@ void turn_list_free(TurnList *list)
     *list = (TurnList){ 0 };
 }
 
-bool turn_list_push(TurnList *l, const Turn *t)
+bool turn_list_grow_push(TurnList *l, const Turn *t)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 256;
-        Turn *v = realloc(l->v, cap * sizeof *v);
-        if (!v)
-            return false;
-        l->v = v;
-        l->cap = cap;
-    }
+    size_t cap = l->cap ? 2 * l->cap : 256;
+    Turn *v = realloc(l->v, cap * sizeof *v);
+    if (!v)
+        return false;
+    l->v = v;
+    l->cap = cap;
     l->v[l->n++] = *t;
     return true;
 }

@@ -32,7 +32,14 @@ bool position_turns(const Position *p, const Rules *r, TurnList *list);
 void turn_list_free(TurnList *list);
 
 /* Appends t, growing the list; false when memory runs out (the list is unchanged then). */
-bool turn_list_push(TurnList *list, const Turn *t);
+bool turn_list_grow_push(TurnList *list, const Turn *t);
+static inline bool turn_list_push(TurnList *list, const Turn *t)
+{
+    if (list->n == list->cap)
+        return turn_list_grow_push(list, t);
+    list->v[list->n++] = *t;
+    return true;
+}
 
 /* Plays a complete turn (from position_turns): out receives the position at the next turn
  * boundary, with the en passant set of docs/rules.md 4.7 and the clocks counted in turns. */
