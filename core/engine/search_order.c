@@ -27,9 +27,10 @@ static int turn_history(const SearchHistory *h, int us, const Turn *t)
     return v;
 }
 
-int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, bool only_tactical,
-                       bool double_moves, int keep, const SearchHistory *h, const OrderContext *c)
+int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, unsigned flags,
+                       int keep, const SearchHistory *h, const OrderContext *c)
 {
+    const bool only_tactical = flags & ORDER_TACTICAL, double_moves = flags & ORDER_DOUBLE;
     size_t n = pd->turns.n;
     if (pd->order_cap < n) {
         OrderItem *o = realloc(pd->order, n * sizeof *o);
@@ -44,9 +45,11 @@ int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, bo
         int attacker, gain = search_order_gain(p, t, us, &attacker), score;
         if (only_tactical && gain == 0)
             continue;
-        if (hash_turn && search_order_same(t, hash_turn))
+        if (hash_turn && search_order_same(t, hash_turn)) {
+            if (flags & ORDER_HASH_DONE)
+                continue;
             score = SEARCH_ORDER_HASH;
-        else if (gain > 0) {
+        } else if (gain > 0) {
             /* under single-move rules a capture that loses material in the exchange goes
              * after the quiet turns (and is not searched in quiescence) */
             /* taking at least what it risks never loses material (a promotion can: the new

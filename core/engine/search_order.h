@@ -110,13 +110,16 @@ static inline int search_order_exchange(const OrderItem *o, bool quiet)
     return o->score < SEARCH_ORDER_LOSING / 2 ? o->score - SEARCH_ORDER_LOSING : 0;
 }
 
-/* Orders the ply's turns (pd->turns of p) as the top says, hash_turn (may be NULL) first; with
- * only_tactical, quiet turns are left out. double_moves: the turns are of a double-move rule set
- * (no exchange evaluation: their captures come in twos). keep > 0: only the best keep turns are
- * kept. Returns the number of entries of the ply's order; when memory runs out, 0 (nothing
- * ordered, nothing searched). */
-int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, bool only_tactical,
-                       bool double_moves, int keep, const SearchHistory *h, const OrderContext *c);
+/* What search_order_turns is asked for: only the turns that capture or promote (quiet turns are
+ * left out); turns of a double-move rule set (no exchange evaluation: their captures come in
+ * twos); the hash turn has been searched already and is left out. */
+enum { ORDER_TACTICAL = 1, ORDER_DOUBLE = 2, ORDER_HASH_DONE = 4 };
+
+/* Orders the ply's turns (pd->turns of p) as the top says, hash_turn (may be NULL) first, as flags
+ * ask. keep > 0: only the best keep turns are kept. Returns the number of entries of the ply's
+ * order; when memory runs out, 0 (nothing ordered, nothing searched). */
+int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, unsigned flags,
+                       int keep, const SearchHistory *h, const OrderContext *c);
 
 /* The k-th turn in order: the best of order[k..count) is moved into place first. */
 const Turn *search_order_pick(PlyData *pd, int k, int count);

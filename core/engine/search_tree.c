@@ -33,7 +33,8 @@ bool search_tree_generate(Searcher *s, const Position *p, TurnList *list, bool t
         list->n = (size_t)n;
         return true;
     }
-    return position_turns(p, s->in->rules, list);
+    return tactical ? position_tactical_turns(p, s->in->rules, list)
+                    : position_turns(p, s->in->rules, list);
 }
 
 static void make_turn(const Searcher *s, const Position *p, const Turn *t, Position *out)
@@ -124,6 +125,20 @@ static void note_moved(Searcher *s, int ply, const Position *p, const Turn *t)
  * searches this many of the best ordered ones, not in check. */
 #define DOUBLE_QTURNS 8
 
+/* Under the double-move rules the hash turn is searched before the node's turns are listed:
+ * listing hundreds of them costs more than most nodes' search, and the hash turn often cuts off
+ * alone. It has to be a turn of p (the table may hold another position's under the same index) and
+ * with tactical a capture or promotion, the only turns searched then. Returns 1 when the hash turn
+ * comes first this way, 0 when it is ordered with the rest. */
+static int hash_first(const Searcher *s, const Position *p, const Turn *hash_turn, bool tactical)
+{
+    int attacker;
+    if (!s->double_moves || !hash_turn->n ||
+        (tactical && search_order_gain(p, hash_turn, position_side(p), &attacker) == 0))
+        return 0;
+    return position_turn_legal(p, s->in->rules, hash_turn) ? 1 : 0;
+}
+
 static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta, int qdepth)
 {
     s->pv_len[ply] = 0;
@@ -167,23 +182,38 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
             return stand;
     }
     PlyData *pd = &s->ply[ply];
-    if (!in_check && !s->double_moves) {
-        /* only the tactical moves; without any, the stand-pat stands (a stalemate goes unseen
-         * here, as in most engines' quiescence: finding one would cost every leaf its full
-         * move generation) */
-        if (!search_tree_generate(s, p, &pd->turns, true) || pd->turns.n == 0)
-            return stand;
-    } else if (!search_tree_generate(s, p, &pd->turns, false) || pd->turns.n == 0) {
-        return end_score(s, p, ply);
-    }
+    const int us = position_side(p);
+    const int off = hash_first(s, p, &hash_turn, !in_check);
     OrderContext oc = order_context(s, ply);
-    const int keep = !in_check && s->double_moves ? DOUBLE_QTURNS : 0;
-    int n = search_order_turns(pd, p, hash_turn.n ? &hash_turn : NULL, !in_check, s->double_moves,
-                               keep, &s->history, &oc);
-    int us = position_side(p);
-    for (int k = 0; k < n; k++) {
-        const Turn *t = search_order_pick(pd, k, n);
-        if (!in_check && pd->order[k].score < SEARCH_ORDER_LOSING / 2)
+    int n = off;
+    for (int k = 0;; k++) {
+        if (k == off) { /* the list, after the hash turn when that came first */
+            const bool tactical = !in_check;
+            if (!search_tree_generate(s, p, &pd->turns, tactical)) {
+                if (off)
+                    break;
+                return tactical && !s->double_moves ? stand : end_score(s, p, ply);
+            }
+            /* under single-move rules only the tactical moves; without any, the stand-pat
+             * stands (a stalemate goes unseen here, as in most engines' quiescence: finding one
+             * would cost every leaf its full move generation) */
+            if (!off && pd->turns.n == 0) {
+                if (tactical && !s->double_moves)
+                    return stand;
+                if (!tactical || position_game_end(p, s->in->rules) != GAME_ON)
+                    return end_score(s, p, ply);
+            }
+            const unsigned flags = (tactical ? ORDER_TACTICAL : 0) |
+                                   (s->double_moves ? ORDER_DOUBLE : 0) |
+                                   (off ? ORDER_HASH_DONE : 0);
+            n = off + search_order_turns(pd, p, hash_turn.n ? &hash_turn : NULL, flags,
+                                         tactical && s->double_moves ? DOUBLE_QTURNS - off : 0,
+                                         &s->history, &oc);
+        }
+        if (k >= n)
+            break;
+        const Turn *t = k < off ? &hash_turn : search_order_pick(pd, k - off, n - off);
+        if (!in_check && k >= off && pd->order[k - off].score < SEARCH_ORDER_LOSING / 2)
             break; /* the rest lose material in the exchange */
         if (!in_check) {
             int attacker, gain = search_order_gain(p, t, us, &attacker);
@@ -280,16 +310,25 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
     }
 
     PlyData *pd = &s->ply[ply];
-    if (!search_tree_generate(s, p, &pd->turns, false) || pd->turns.n == 0)
-        return end_score(s, p, ply);
+    const int off = root ? 0 : hash_first(s, p, &hash_turn, false);
     OrderContext oc = order_context(s, ply);
-    int n = search_order_turns(pd, p, hash_turn.n ? &hash_turn : NULL, false, s->double_moves, 0,
-                               &s->history, &oc);
-
-    int best = -SCORE_INF, bound = BOUND_UPPER, done = 0, n_quiet = 0;
+    int best = -SCORE_INF, bound = BOUND_UPPER, done = 0, n_quiet = 0, n = off;
     Turn best_turn = { { 0, 0 }, 0 }, quiet_tried[64];
-    for (int k = 0; k < n; k++) {
-        const Turn t = *search_order_pick(pd, k, n);
+    for (int k = 0;; k++) {
+        if (k == off) { /* the list, after the hash turn when that came first */
+            if (!search_tree_generate(s, p, &pd->turns, false) || (!off && pd->turns.n == 0)) {
+                if (off)
+                    break;
+                return end_score(s, p, ply);
+            }
+            const unsigned flags =
+                (s->double_moves ? ORDER_DOUBLE : 0) | (off ? ORDER_HASH_DONE : 0);
+            n = off + search_order_turns(pd, p, hash_turn.n ? &hash_turn : NULL, flags, 0,
+                                         &s->history, &oc);
+        }
+        if (k >= n)
+            break;
+        const Turn t = k < off ? hash_turn : *search_order_pick(pd, k - off, n - off);
         if (root && search_root_excluded(s, &t))
             continue;
         int attacker;
@@ -302,7 +341,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         const bool exchange_prunes =
             !root && !s->double_moves && !in_check && depth <= 8 && best > -SCORE_MATE_BOUND;
         if (exchange_prunes && !quiet) {
-            int exchange = search_order_exchange(&pd->order[k], quiet);
+            int exchange = search_order_exchange(&pd->order[k - off], quiet);
             if (exchange == SEARCH_ORDER_UNEXAMINED)
                 exchange = position_see(p, t.m[0], search_order_value);
             if (exchange < -100 * depth)

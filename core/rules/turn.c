@@ -16,11 +16,30 @@ bool position_first_turn(const Position *p, const Rules *r)
                    : board_first_turn_8(&p->u.b8.board, r);
 }
 
-bool position_turns(const Position *p, const Rules *r, TurnList *list)
+static bool turns(const Position *p, const Rules *r, bool tactical, TurnList *list)
 {
     list->n = 0;
-    return wide(p) ? board_turns_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, list)
-                   : board_turns_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, list);
+    return wide(p)
+               ? board_turns_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, tactical, list)
+               : board_turns_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, tactical, list);
+}
+
+bool position_turns(const Position *p, const Rules *r, TurnList *list)
+{
+    return turns(p, r, false, list);
+}
+
+bool position_tactical_turns(const Position *p, const Rules *r, TurnList *list)
+{
+    return turns(p, r, true, list);
+}
+
+bool position_turn_legal(const Position *p, const Rules *r, const Turn *t)
+{
+    if (t->n != 1 && t->n != 2)
+        return false;
+    return wide(p) ? board_turn_legal_10(&p->u.b10.board, &p->u.b10.castling, p->variant, r, t)
+                   : board_turn_legal_8(&p->u.b8.board, &p->u.b8.castling, p->variant, r, t);
 }
 
 void turn_list_free(TurnList *list)

@@ -29,6 +29,14 @@ bool position_first_turn(const Position *p, const Rules *r);
 /* Every complete legal turn of p, appended to list (cleared first). Returns false when memory
  * runs out. A position where the game is over has none. */
 bool position_turns(const Position *p, const Rules *r, TurnList *list);
+
+/* The same restricted to the turns that capture (en passant included) or promote in either
+ * movement, in position_turns's order; for a search's quiescence. */
+bool position_tactical_turns(const Position *p, const Rules *r, TurnList *list);
+
+/* Whether t is one of position_turns(p, r), found without listing them all: for a turn that comes
+ * from elsewhere (a search's table) before it is made. */
+bool position_turn_legal(const Position *p, const Rules *r, const Turn *t);
 void turn_list_free(TurnList *list);
 
 /* Appends t, growing the list; false when memory runs out (the list is unchanged then). */

@@ -3,7 +3,8 @@
  * (tests/perft/turn_ref.c), which were written from docs/rules.md alone: hand-counted positions for
  * every rule of docs/rules.md section 4 (each checked against both implementations), the FEN reader
  * under turn rules, and seeded random positions of every rule set compared turn by turn, state by
- * state and perft by perft. */
+ * state and perft by perft (and on each of these, the quiescence's tactical turns and the check
+ * of a single turn against the whole list). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -900,6 +901,71 @@ static int compare_position(const Setup *s, const Position *p, const Rules *r, b
  * are compared on the way too, at every eighth turn boundary and wherever an en passant capture
  * is possible. Every position reached gets the full comparison except the deep perfts, which
  * one in deep_every gets (if it has at most DEEP_MAX_TURNS turns). */
+/* Whether the movement m of a turn of p captures or promotes: its target holds a piece of the
+ * other side on p (a second movement's target can hold one only if it did at the turn's start),
+ * or it takes en passant or promotes. */
+static bool takes_or_promotes(const Position *p, Move m)
+{
+    if (move_kind(m) == MOVE_EN_PASSANT || move_kind(m) == MOVE_PROMOTION)
+        return true;
+    Piece victim = position_piece_at(p, move_to(m));
+    return move_kind(m) != MOVE_CASTLING && victim != NO_PIECE &&
+           piece_color(victim) != position_side(p);
+}
+
+static bool same_turn(const Turn *a, const Turn *b)
+{
+    return a->n == b->n && a->m[0] == b->m[0] && (a->n == 1 || a->m[1] == b->m[1]);
+}
+
+static bool in_list(const TurnList *l, const Turn *t)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (same_turn(&l->v[i], t))
+            return true;
+    return false;
+}
+
+/* Whether position_tactical_turns(p) differs from the turns of all (position_turns(p)) that
+ * capture or promote in either movement, in content or order; or position_turn_legal disagrees
+ * with all on one of every fifth of its turns, that turn's first movement alone, or its two
+ * movements swapped. */
+static bool tactical_or_legal_differ(const Position *p, const Rules *r, const TurnList *all)
+{
+    TurnList tactical = { 0 };
+    assert_true(position_tactical_turns(p, r, &tactical));
+    size_t expected = 0;
+    bool differ = false;
+    for (size_t i = 0; i < all->n; i++) {
+        const Turn *t = &all->v[i];
+        if (!takes_or_promotes(p, t->m[0]) && (t->n == 1 || !takes_or_promotes(p, t->m[1])))
+            continue;
+        differ |= expected >= tactical.n || !same_turn(&tactical.v[expected], t);
+        expected++;
+    }
+    differ |= expected != tactical.n;
+    if (differ)
+        print_error("[%s]: %zu tactical turns, %zu expected, or not the same in order\n",
+                    rules_text(r), tactical.n, expected);
+    turn_list_free(&tactical);
+    for (size_t i = 0; i < all->n && !differ; i += 5) {
+        const Turn *t = &all->v[i];
+        const Turn alone = { { t->m[0], MOVE_NONE }, 1 }, swapped = { { t->m[1], t->m[0] }, 2 };
+        const Turn *probe[3] = { t, &alone, t->n == 2 ? &swapped : NULL };
+        for (int k = 0; k < 3 && !differ; k++) {
+            if (!probe[k])
+                continue;
+            differ = position_turn_legal(p, r, probe[k]) != in_list(all, probe[k]);
+            if (differ) {
+                char text[TURN_TEXT_MAX];
+                turn_to_uci(probe[k], p->variant, true, text);
+                print_error("[%s]: position_turn_legal wrong on %s\n", rules_text(r), text);
+            }
+        }
+    }
+    return differ;
+}
+
 static void random_positions(const Rules *r, int count, int deep_every, uint64_t seed)
 {
     static const char *VARIANTS[4] = { "chess", "chess960", "capablanca", "caparandom" };
@@ -916,6 +982,7 @@ static void random_positions(const Rules *r, int count, int deep_every, uint64_t
         for (int k = 0; k < turns; k++) {
             TurnList l = { 0 };
             assert_true(position_turns(&p, r, &l));
+            bad += tactical_or_legal_differ(&p, r, &l);
             if (l.n == 0) {
                 turn_list_free(&l);
                 break;

@@ -29,7 +29,9 @@
     uint64_t board_perft_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,       \
                                   int d);                                                          \
     bool board_turns_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,           \
-                              const Rules *r, TurnList *l);                                        \
+                              const Rules *r, bool tactical, TurnList *l);                         \
+    bool board_turn_legal_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,      \
+                                   const Rules *r, const Turn *t);                                 \
     void board_make_turn_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,       \
                                   const Rules *r, const Turn *t, Board##N *o);                     \
     uint64_t board_perft_turns_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v, \
