@@ -39,10 +39,12 @@ int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, un
         pd->order = o;
         pd->order_cap = n;
     }
-    int us = position_side(p), count = 0;
+    const int us = position_side(p);
+    const Piece *const sq = position_mailbox(p); /* read once: the order's stores might alias */
+    int count = 0;
     for (size_t i = 0; i < n; i++) {
         const Turn *t = &pd->turns.v[i];
-        int attacker, gain = search_order_gain(p, t, us, &attacker), score;
+        int attacker, gain = search_order_turn_gain(sq, t, us, &attacker), score;
         if (only_tactical && gain == 0)
             continue;
         if (hash_turn && search_order_same(t, hash_turn)) {
@@ -68,10 +70,12 @@ int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, un
             score = 1 << 23;
         else {
             score = turn_history(h, us, t);
-            int mover = search_order_mover(p, t->m[0]), to = move_to(t->m[0]);
-            for (int i = 0; i < 2; i++)
-                if (c->cont[i])
-                    score += (*c->cont[i])[mover][to];
+            if (c->cont[0] || c->cont[1]) {
+                int mover = search_order_mover(p, t->m[0]), to = move_to(t->m[0]);
+                for (int i = 0; i < 2; i++)
+                    if (c->cont[i])
+                        score += (*c->cont[i])[mover][to];
+            }
         }
         const OrderItem item = { score, (int)i };
         if (!keep) {

@@ -71,10 +71,11 @@ static inline bool search_order_same(const Turn *a, const Turn *b)
     return a->n == b->n && a->m[0] == b->m[0] && (a->n == 1 || a->m[1] == b->m[1]);
 }
 
-/* The value of what a turn takes (first movement on p; a second movement's target is an enemy
- * piece of p unless the first movement vacated or took it, which cannot be an enemy piece) and
- * of what it promotes to, 0 for a quiet turn; *attacker the values of the pieces that move. */
-static inline int search_order_gain(const Position *p, const Turn *t, int us, int *attacker)
+/* The value of what a turn takes (first movement on the mailbox sq of the position it is played
+ * from; a second movement's target is an enemy piece there unless the first movement vacated or
+ * took it, which cannot be an enemy piece) and of what it promotes to, 0 for a quiet turn;
+ * *attacker the values of the pieces that move. */
+static inline int search_order_turn_gain(const Piece *sq, const Turn *t, int us, int *attacker)
 {
     int gain = 0;
     *attacker = 0;
@@ -86,17 +87,23 @@ static inline int search_order_gain(const Position *p, const Turn *t, int us, in
         if (kind == MOVE_EN_PASSANT) {
             gain += search_order_value[PAWN];
         } else {
-            Piece victim = position_piece_at(p, move_to(m));
+            Piece victim = sq[move_to(m)];
             if (victim != NO_PIECE && piece_color(victim) != us)
                 gain += search_order_value[piece_type(victim)];
         }
         if (kind == MOVE_PROMOTION)
             gain += search_order_value[move_promo(m)] - search_order_value[PAWN];
-        Piece mover = position_piece_at(p, move_from(m));
+        Piece mover = sq[move_from(m)];
         if (mover != NO_PIECE && piece_color(mover) == us)
             *attacker += search_order_value[piece_type(mover)];
     }
     return gain;
+}
+
+/* The same for a turn of p. */
+static inline int search_order_gain(const Position *p, const Turn *t, int us, int *attacker)
+{
+    return search_order_turn_gain(position_mailbox(p), t, us, attacker);
 }
 
 /* What the exchange on its target square gives the capture placed by o, as far as its order score

@@ -87,11 +87,14 @@ int position_see(const Position *p, Move m, const int *values);
 
 int position_side(const Position *p);
 
-/* The piece on square s (NO_PIECE for an empty square). */
-static inline Piece position_piece_at(const Position *p, int s)
+/* The piece on each square (NO_PIECE for an empty one), indexed by square. */
+static inline const Piece *position_mailbox(const Position *p)
 {
-    return p->variant->files == 10 ? p->u.b10.board.sq[s] : p->u.b8.board.sq[s];
+    return p->variant->files == 10 ? p->u.b10.board.sq : p->u.b8.board.sq;
 }
+
+/* The piece on square s (NO_PIECE for an empty square). */
+static inline Piece position_piece_at(const Position *p, int s) { return position_mailbox(p)[s]; }
 
 /* The halfmove clock: plies (turns under the double-move rules) since the last capture or pawn
  * movement. */
