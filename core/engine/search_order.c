@@ -30,7 +30,8 @@ static int turn_history(const SearchHistory *h, int us, const Turn *t)
 int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, unsigned flags,
                        int keep, const SearchHistory *h, const OrderContext *c)
 {
-    const bool only_tactical = flags & ORDER_TACTICAL, double_moves = flags & ORDER_DOUBLE;
+    const bool only_tactical = flags & ORDER_TACTICAL, only_quiet = flags & ORDER_QUIET;
+    const bool double_moves = flags & ORDER_DOUBLE;
     size_t n = pd->turns.n;
     if (pd->order_cap < n) {
         OrderItem *o = realloc(pd->order, n * sizeof *o);
@@ -45,7 +46,7 @@ int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, un
     for (size_t i = 0; i < n; i++) {
         const Turn *t = &pd->turns.v[i];
         int attacker, gain = search_order_turn_gain(sq, t, us, &attacker), score;
-        if (only_tactical && gain == 0)
+        if ((only_tactical && gain == 0) || (only_quiet && gain > 0))
             continue;
         if (hash_turn && search_order_same(t, hash_turn)) {
             if (flags & ORDER_HASH_DONE)

@@ -118,9 +118,9 @@ static inline int search_order_exchange(const OrderItem *o, bool quiet)
 }
 
 /* What search_order_turns is asked for: only the turns that capture or promote (quiet turns are
- * left out); turns of a double-move rule set (no exchange evaluation: their captures come in
- * twos); the hash turn has been searched already and is left out. */
-enum { ORDER_TACTICAL = 1, ORDER_DOUBLE = 2, ORDER_HASH_DONE = 4 };
+ * left out); only the quiet turns; turns of a double-move rule set (no exchange evaluation: their
+ * captures come in twos); the hash turn has been searched already and is left out. */
+enum { ORDER_TACTICAL = 1, ORDER_QUIET = 2, ORDER_DOUBLE = 4, ORDER_HASH_DONE = 8 };
 
 /* Orders the ply's turns (pd->turns of p) as the top says, hash_turn (may be NULL) first, as flags
  * ask. keep > 0: only the best keep turns are kept. Returns the number of entries of the ply's

@@ -312,23 +312,39 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
     PlyData *pd = &s->ply[ply];
     const int off = root ? 0 : hash_first(s, p, &hash_turn, false);
     OrderContext oc = order_context(s, ply);
-    int best = -SCORE_INF, bound = BOUND_UPPER, done = 0, n_quiet = 0, n = off;
+    /* Under the double-move rules, below the root, the turns that capture or promote are listed
+     * first and the rest only when none of them cuts off: the order is the same (every capture
+     * turn goes before the killers and the quiet turns), and most nodes never need the rest. */
+    const bool staged = s->double_moves && !root;
+    const unsigned double_flag = s->double_moves ? ORDER_DOUBLE : 0;
+    const unsigned hash_flag = off ? ORDER_HASH_DONE : 0;
+    int best = -SCORE_INF, bound = BOUND_UPPER, done = 0, n_quiet = 0, n = off, base = off;
+    int listed = 0; /* 1: the tactical turns, 2: all, or the rest after the tactical ones */
     Turn best_turn = { { 0, 0 }, 0 }, quiet_tried[64];
     for (int k = 0;; k++) {
-        if (k == off) { /* the list, after the hash turn when that came first */
-            if (!search_tree_generate(s, p, &pd->turns, false) || (!off && pd->turns.n == 0)) {
-                if (off)
-                    break;
-                return end_score(s, p, ply);
+        while (k == n && listed < 2) { /* the next list, after what has been searched */
+            base = k;
+            if (staged && !listed) {
+                listed = 1;
+                if (search_tree_generate(s, p, &pd->turns, true))
+                    n = k + search_order_turns(pd, p, hash_turn.n ? &hash_turn : NULL,
+                                               ORDER_TACTICAL | double_flag | hash_flag, 0,
+                                               &s->history, &oc);
+                continue;
             }
-            const unsigned flags =
-                (s->double_moves ? ORDER_DOUBLE : 0) | (off ? ORDER_HASH_DONE : 0);
-            n = off + search_order_turns(pd, p, hash_turn.n ? &hash_turn : NULL, flags, 0,
-                                         &s->history, &oc);
+            listed = 2;
+            if (!search_tree_generate(s, p, &pd->turns, false) || pd->turns.n == 0) {
+                if (k == 0)
+                    return end_score(s, p, ply); /* no turn at all */
+                break;
+            }
+            const unsigned flags = double_flag | hash_flag | (staged ? ORDER_QUIET : 0);
+            n = k + search_order_turns(pd, p, hash_turn.n ? &hash_turn : NULL, flags, 0,
+                                       &s->history, &oc);
         }
         if (k >= n)
             break;
-        const Turn t = k < off ? hash_turn : *search_order_pick(pd, k - off, n - off);
+        const Turn t = k < off ? hash_turn : *search_order_pick(pd, k - base, n - base);
         if (root && search_root_excluded(s, &t))
             continue;
         int attacker;
@@ -341,7 +357,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         const bool exchange_prunes =
             !root && !s->double_moves && !in_check && depth <= 8 && best > -SCORE_MATE_BOUND;
         if (exchange_prunes && !quiet) {
-            int exchange = search_order_exchange(&pd->order[k - off], quiet);
+            int exchange = search_order_exchange(&pd->order[k - base], quiet);
             if (exchange == SEARCH_ORDER_UNEXAMINED)
                 exchange = position_see(p, t.m[0], search_order_value);
             if (exchange < -100 * depth)
