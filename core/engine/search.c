@@ -318,7 +318,7 @@ static void deepen(Searcher *s, int helper, SearchReport *lines, int n_lines, Tu
                     s->done = s->line = lines[0];
                     s->line.multipv = 1;
                     s->line_untold = true;
-                } else if (s->root_best.n && !search_order_same(&s->root_best, &best)) {
+                } else if (s->root_best.n && !turn_same(&s->root_best, &best)) {
                     best = s->root_best;
                     fill_unfinished_report(s, depth, -SCORE_INF, SCORE_INF, &s->line);
                     s->line_untold = true;
@@ -334,7 +334,7 @@ static void deepen(Searcher *s, int helper, SearchReport *lines, int n_lines, Tu
             int alpha, beta, v = aspire(s, depth, score, &alpha, &beta);
             if (s->budget.aborted) {
                 /* a turn that beat the previous best inside the unfinished iteration is better */
-                if (s->root_best.n && !search_order_same(&s->root_best, &best)) {
+                if (s->root_best.n && !turn_same(&s->root_best, &best)) {
                     best = s->root_best;
                     fill_unfinished_report(s, depth, alpha, beta, &s->line);
                     s->line_untold = true;

@@ -64,7 +64,7 @@ struct SearchTeam {
 static inline bool search_root_excluded(const Searcher *s, const Turn *t)
 {
     for (int i = 0; i < s->n_excluded; i++)
-        if (search_order_same(t, &s->excluded[i]))
+        if (turn_same(t, &s->excluded[i]))
             return true;
     return false;
 }

@@ -48,7 +48,7 @@ int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, un
         int attacker, gain = search_order_turn_gain(sq, t, us, &attacker), score;
         if ((only_tactical && gain == 0) || (only_quiet && gain > 0))
             continue;
-        if (hash_turn && search_order_same(t, hash_turn)) {
+        if (hash_turn && turn_same(t, hash_turn)) {
             if (flags & ORDER_HASH_DONE)
                 continue;
             score = SEARCH_ORDER_HASH;
@@ -65,9 +65,9 @@ int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, un
              * gain, the histories say which go first */
             if (double_moves)
                 score += turn_history(h, us, t) / 64;
-        } else if (search_order_same(t, &pd->killers[0]))
+        } else if (turn_same(t, &pd->killers[0]))
             score = (1 << 23) + 1;
-        else if (search_order_same(t, &pd->killers[1]))
+        else if (turn_same(t, &pd->killers[1]))
             score = 1 << 23;
         else {
             score = turn_history(h, us, t);
@@ -166,7 +166,7 @@ static void update_history(SearchHistory *h, const OrderContext *c, const Positi
 void search_order_cut(PlyData *pd, SearchHistory *h, const OrderContext *c, const Position *p,
                       const Turn *t, int depth, const Turn *tried, int n_tried)
 {
-    if (!search_order_same(t, &pd->killers[0])) {
+    if (!turn_same(t, &pd->killers[0])) {
         pd->killers[1] = pd->killers[0];
         pd->killers[0] = *t;
     }

@@ -66,11 +66,6 @@ static inline int search_order_mover(const Position *p, Move m)
 /* Ordering values of the pieces (the king only matters in Galvin's game, where it is taken). */
 extern const int search_order_value[TYPE_NB];
 
-static inline bool search_order_same(const Turn *a, const Turn *b)
-{
-    return a->n == b->n && a->m[0] == b->m[0] && (a->n == 1 || a->m[1] == b->m[1]);
-}
-
 /* The value of what a turn takes (first movement on the mailbox sq of the position it is played
  * from; a second movement's target is an enemy piece there unless the first movement vacated or
  * took it, which cannot be an enemy piece) and of what it promotes to, 0 for a quiet turn;

@@ -397,8 +397,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
                 r = reduction;
                 if (pv_node)
                     r--;
-                if (search_order_same(&t, &pd->killers[0]) ||
-                    search_order_same(&t, &pd->killers[1]))
+                if (turn_same(&t, &pd->killers[0]) || turn_same(&t, &pd->killers[1]))
                     r--;
                 if (r > new_depth - 1)
                     r = new_depth - 1;

@@ -16,6 +16,12 @@ typedef struct Turn {
     int n; /* 1 or 2 movements */
 } Turn;
 
+/* Whether a and b are the same turn (a one-movement turn's unused second movement aside). */
+static inline bool turn_same(const Turn *a, const Turn *b)
+{
+    return a->n == b->n && a->m[0] == b->m[0] && (a->n == 1 || a->m[1] == b->m[1]);
+}
+
 /* A growable list of turns (a position can have tens of thousands). */
 typedef struct TurnList {
     Turn *v;

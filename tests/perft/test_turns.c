@@ -913,15 +913,10 @@ static bool takes_or_promotes(const Position *p, Move m)
            piece_color(victim) != position_side(p);
 }
 
-static bool same_turn(const Turn *a, const Turn *b)
-{
-    return a->n == b->n && a->m[0] == b->m[0] && (a->n == 1 || a->m[1] == b->m[1]);
-}
-
 static bool in_list(const TurnList *l, const Turn *t)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (same_turn(&l->v[i], t))
+        if (turn_same(&l->v[i], t))
             return true;
     return false;
 }
@@ -940,7 +935,7 @@ static bool tactical_or_legal_differ(const Position *p, const Rules *r, const Tu
         const Turn *t = &all->v[i];
         if (!takes_or_promotes(p, t->m[0]) && (t->n == 1 || !takes_or_promotes(p, t->m[1])))
             continue;
-        differ |= expected >= tactical.n || !same_turn(&tactical.v[expected], t);
+        differ |= expected >= tactical.n || !turn_same(&tactical.v[expected], t);
         expected++;
     }
     differ |= expected != tactical.n;
