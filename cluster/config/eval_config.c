@@ -8,7 +8,7 @@
 
 #include "errmsg.h"
 
-#define WHERE_LISTED "the evaluation parameters are listed by carrera uci"
+#define WHERE_LISTED "configs/eval/default.ini lists every evaluation parameter"
 
 void eval_config_check(const Ini *ini, const char *section, EvalParams *p, IniCheck *c)
 {

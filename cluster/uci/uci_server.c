@@ -229,8 +229,9 @@ static void cmd_uci(Uci *u)
     eval_defaults(&defaults);
     const EvalParamInfo *params = eval_param_list(&count);
     for (int i = 0; i < count; i++)
-        reply(u, "option name %s type spin default %d min %d max %d", params[i].name,
-              *eval_param_ref(&defaults, &params[i]), params[i].min, params[i].max);
+        if (!eval_param_is_shape(&params[i]))
+            reply(u, "option name %s type spin default %d min %d max %d", params[i].name,
+                  *eval_param_ref(&defaults, &params[i]), params[i].min, params[i].max);
     reply(u, "uciok");
 }
 

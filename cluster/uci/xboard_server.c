@@ -320,8 +320,9 @@ static void cmd_protover(Xboard *x)
     const EvalParamInfo *params = eval_param_list(&count);
     EvalParams current = *engine_eval_params(x->engine);
     for (int i = 0; i < count; i++)
-        reply(x, "feature option=\"%s -spin %d %d %d\"", params[i].name,
-              *eval_param_ref(&current, &params[i]), params[i].min, params[i].max);
+        if (!eval_param_is_shape(&params[i]))
+            reply(x, "feature option=\"%s -spin %d %d %d\"", params[i].name,
+                  *eval_param_ref(&current, &params[i]), params[i].min, params[i].max);
     reply(x, "feature done=1");
 }
 

@@ -101,6 +101,38 @@ void eval_defaults(EvalParams *p)
 #define CENTER(Name, T)                                                                            \
     P("Center" Name "Mg", center_mg[T], -100, 100), P("Center" Name "Eg", center_eg[T], -100, 100)
 
+/* The piece-square shape: Pst8KnightFile1Mg .. Pst10KingRank8Eg, in the struct's order. */
+#define SHAPE_FILE(B, Name, T, Ph, ph, i)                                                          \
+    P("Pst" #B Name "File" #i Ph, pst##B[T].file[ph][i - 1], -200, 200)
+#define SHAPE_RANK(B, Name, T, Ph, ph, i)                                                          \
+    P("Pst" #B Name "Rank" #i Ph, pst##B[T].rank[ph][i - 1], -200, 200)
+#define SHAPE_FILES8(B, Name, T, Ph, ph)                                                           \
+    SHAPE_FILE(B, Name, T, Ph, ph, 1), SHAPE_FILE(B, Name, T, Ph, ph, 2),                          \
+        SHAPE_FILE(B, Name, T, Ph, ph, 3), SHAPE_FILE(B, Name, T, Ph, ph, 4)
+#define SHAPE_FILES10(B, Name, T, Ph, ph)                                                          \
+    SHAPE_FILES8(B, Name, T, Ph, ph), SHAPE_FILE(B, Name, T, Ph, ph, 5)
+#define SHAPE_PAWN_RANKS(B, Name, T, Ph, ph)                                                       \
+    SHAPE_RANK(B, Name, T, Ph, ph, 2), SHAPE_RANK(B, Name, T, Ph, ph, 3),                          \
+        SHAPE_RANK(B, Name, T, Ph, ph, 4), SHAPE_RANK(B, Name, T, Ph, ph, 5),                      \
+        SHAPE_RANK(B, Name, T, Ph, ph, 6), SHAPE_RANK(B, Name, T, Ph, ph, 7)
+#define SHAPE_RANKS(B, Name, T, Ph, ph)                                                            \
+    SHAPE_RANK(B, Name, T, Ph, ph, 1), SHAPE_PAWN_RANKS(B, Name, T, Ph, ph),                       \
+        SHAPE_RANK(B, Name, T, Ph, ph, 8)
+#define SHAPE_OF(B, Name, T, RANKS)                                                                \
+    SHAPE_FILES##B(B, Name, T, "Mg", 0), SHAPE_FILES##B(B, Name, T, "Eg", 1),                      \
+        RANKS(B, Name, T, "Mg", 0), RANKS(B, Name, T, "Eg", 1)
+#define SHAPE(B, Name, T) SHAPE_OF(B, Name, T, SHAPE_RANKS)
+/* a pawn never stands on the first or last rank: no terms there; no 8x8 game has an archbishop
+ * or a chancellor */
+#define SHAPES_8X8(B)                                                                              \
+    SHAPE_OF(B, "Pawn", PAWN, SHAPE_PAWN_RANKS), SHAPE(B, "Knight", KNIGHT),                       \
+        SHAPE(B, "Bishop", BISHOP), SHAPE(B, "Rook", ROOK), SHAPE(B, "Queen", QUEEN),              \
+        SHAPE(B, "King", KING)
+#define SHAPES_10X8(B)                                                                             \
+    SHAPE_OF(B, "Pawn", PAWN, SHAPE_PAWN_RANKS), SHAPE(B, "Knight", KNIGHT),                       \
+        SHAPE(B, "Bishop", BISHOP), SHAPE(B, "Rook", ROOK), SHAPE(B, "Archbishop", ARCHBISHOP),    \
+        SHAPE(B, "Chancellor", CHANCELLOR), SHAPE(B, "Queen", QUEEN), SHAPE(B, "King", KING)
+
 /* Every int of EvalParams a term reads, in the struct's order. The ranges are wide for the tuner
  * yet keep every piece-square entry (eval_prepare) well inside a short. */
 static const EvalParamInfo PARAMS[] = {
@@ -150,11 +182,28 @@ static const EvalParamInfo PARAMS[] = {
     P("HangingMg", hanging_mg, 0, 300),
     P("HangingEg", hanging_eg, 0, 300),
     P("SafeCheck", safe_check, 0, 300),
+    SHAPES_8X8(8),
+    SHAPES_10X8(10),
 };
 #undef P
 #undef VALUE
 #undef MOBILITY
 #undef CENTER
+#undef SHAPE_FILE
+#undef SHAPE_RANK
+#undef SHAPE_FILES8
+#undef SHAPE_FILES10
+#undef SHAPE_RANKS
+#undef SHAPE_PAWN_RANKS
+#undef SHAPE_OF
+#undef SHAPE
+#undef SHAPES_8X8
+#undef SHAPES_10X8
+
+bool eval_param_is_shape(const EvalParamInfo *info)
+{
+    return info->offset >= offsetof(EvalParams, pst8);
+}
 
 const EvalParamInfo *eval_param_list(int *count)
 {
@@ -256,6 +305,12 @@ void eval_prepare(Eval *e, const EvalParams *p)
                     int v = center[t] * centre_steps(t, phase, files, file, rank);
                     if (t != KING)
                         v += value[t];
+                    if (board)
+                        v += p->pst10[t].file[phase][min_int(file, files - 1 - file)] +
+                             p->pst10[t].rank[phase][rank];
+                    else
+                        v += p->pst8[t].file[phase][min_int(file, files - 1 - file)] +
+                             p->pst8[t].rank[phase][rank];
                     if (t == PAWN)
                         v += advance * (rank > 1 ? rank - 1 : 0);
                     else

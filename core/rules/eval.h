@@ -32,6 +32,15 @@ typedef struct EvalParams {
     int threat_rook_mg, threat_rook_eg;   /* per enemy archbishop, chancellor, queen rooks attack */
     int hanging_mg, hanging_eg;           /* per enemy piece we attack and it does not defend */
     int safe_check;                       /* middlegame, per piece type that can check safely */
+    /* The piece-square shape of each board size: per piece type and phase, a term per file
+     * counted from the nearer edge (1 the edge file) and per rank from White's first (Black's
+     * mirrored), added to the centralisation above. 0 by default; fitted files set them. */
+    struct {
+        int file[2][4], rank[2][8];
+    } pst8[TYPE_NB];
+    struct {
+        int file[2][5], rank[2][8];
+    } pst10[TYPE_NB];
 } EvalParams;
 
 /* One parameter's name (as INI keys and UCI options spell it), where it is, and its range. */
@@ -40,6 +49,11 @@ typedef struct EvalParamInfo {
     size_t offset; /* of the int inside EvalParams */
     int min, max;
 } EvalParamInfo;
+
+/* Whether a parameter is one of the piece-square shape's (pst8, pst10): several hundred, set by
+ * name and by evaluation files like the others but not announced as UCI or xboard options, which
+ * would bury the others in a GUI's dialog. */
+bool eval_param_is_shape(const EvalParamInfo *info);
 
 /* The documented defaults (eval.c says where each comes from). */
 void eval_defaults(EvalParams *p);

@@ -668,8 +668,8 @@ static void eval_file_errors(void **state)
 {
     (void)state;
     expect_eval_file_error("eval-bad-unknown-key.ini",
-                           "FILE:4: key 'ValueArchbishopMgg' is unknown in [eval] (the "
-                           "evaluation parameters are listed by carrera uci)");
+                           "FILE:4: key 'ValueArchbishopMgg' is unknown in [eval] "
+                           "(configs/eval/default.ini lists every evaluation parameter)");
     expect_eval_file_error("eval-bad-range.ini",
                            "FILE:3: MobilityQueenMg: 51 is out of range 0..50");
     expect_eval_file_error("eval-bad-section.ini",
@@ -714,8 +714,8 @@ static void eval_bad_values(void **state)
     expect_eval_error("[eval]\nTempo = 99999999999999999999\n", NULL,
                       "e.ini:2: Tempo: 99999999999999999999 is out of range 0..100");
     expect_eval_error("[eval]\nValueArchbishopMgg = 850\n", NULL,
-                      "e.ini:2: key 'ValueArchbishopMgg' is unknown in [eval] (the evaluation "
-                      "parameters are listed by carrera uci)");
+                      "e.ini:2: key 'ValueArchbishopMgg' is unknown in [eval] "
+                      "(configs/eval/default.ini lists every evaluation parameter)");
     expect_eval_error("[engine]\nTempo = 1\nHash = 16\n", "engine",
                       "e.ini:3: key 'Hash' is unknown in [engine]");
     expect_eval_error("[eval]\nTempo = 1\nTempo = 2\n", NULL,

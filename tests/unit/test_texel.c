@@ -123,7 +123,8 @@ static void linear_form_predicts_evaluate(void **state)
     int n;
     const EvalParamInfo *info = eval_param_list(&n);
     Rng r = rng_new(5);
-    double delta[256];
+    static double delta[1024];
+    assert_true(n <= 1024);
     for (int j = 0; j < n; j++) {
         int *v = eval_param_ref(&other, &info[j]);
         int span = (info[j].max - info[j].min) / 20;
@@ -138,7 +139,7 @@ static void linear_form_predicts_evaluate(void **state)
     assert_int_equal(lin.n, n);
     Eval e_other;
     eval_prepare(&e_other, &other);
-    float coef[256];
+    static float coef[1024];
     const char *const variants[] = { "chess", "chess960", "capablanca", "janus" };
     double worst = 0;
     for (int v = 0; v < 4; v++)
