@@ -488,6 +488,7 @@ static void mop_up(void **state)
     for (int i = 0; i < 5; i++)
         if (eval_param_set(&p, king[i], "0", err, sizeof err) != 0)
             fail_msg("%s", err);
+    memset(p.pst10, 0, sizeof p.pst10); /* the fitted piece-square shape, the king's included */
     static Eval e;
     eval_prepare(&e, &p);
     Position corner, centre, mirrored;
@@ -571,14 +572,34 @@ static void mobility(void **state)
     }
 }
 
-/* The tables eval_prepare builds: centralisation, pawn advance, and the king's two homes. */
+/* The tables eval_prepare builds: centralisation, pawn advance, and the king's two homes, without
+ * the fitted piece-square shape; and the shape added to them term by term. */
 static void piece_square_tables(void **state)
 {
     (void)state;
-    EvalParams p;
-    static Eval e;
-    eval_defaults(&p);
+    EvalParams p, shaped;
+    static Eval e, with_shape;
+    eval_defaults(&shaped);
+    eval_prepare(&with_shape, &shaped);
+    p = shaped;
+    memset(p.pst8, 0, sizeof p.pst8);
+    memset(p.pst10, 0, sizeof p.pst10);
     eval_prepare(&e, &p);
+    for (int board = 0; board < 2; board++) {
+        const int f = board ? 10 : 8;
+        for (int phase = 0; phase < 2; phase++)
+            for (PieceType t = PAWN; t <= KING; t++)
+                for (int sq = 0; sq < f * RANKS; sq++) {
+                    const int file = sq % f < f - 1 - sq % f ? sq % f : f - 1 - sq % f;
+                    const int rank = sq / f;
+                    const int add =
+                        board
+                            ? shaped.pst10[t].file[phase][file] + shaped.pst10[t].rank[phase][rank]
+                            : shaped.pst8[t].file[phase][file] + shaped.pst8[t].rank[phase][rank];
+                    assert_int_equal(
+                        with_shape.pst[board][phase][t][sq] - e.pst[board][phase][t][sq], add);
+                }
+    }
     for (int board = 0; board < 2; board++) {
         const int f = board ? 10 : 8;
         const short(*mg)[MAX_SQUARES] = e.pst[board][0], (*eg)[MAX_SQUARES] = e.pst[board][1];
