@@ -27,7 +27,7 @@
  * engines use: a few centipawns per safe square of mobility or step towards the centre, a tenth
  * to a fifth of a pawn per pawn-structure defect, about half a pawn for the bishop pair
  * (L. Kaufman, "The Evaluation of Material Imbalances", 1999, on 8x8 boards). */
-/* The 10x8 piece-square shape: Texel's fit (docs/texel.md) of these 208 terms alone, every other
+/* The 10x8 piece-square shape: Texel's fit (docs/texel.md) of these 204 terms alone, every other
  * parameter at its default, to 639,033 quiet positions of 24 self-play SPRT matches at 8,000
  * nodes a turn on Capablanca random arrays; kept by SPRT, +72 Elo (docs/engine-tests.tsv).
  * Besides the shape, the terms move each piece's value by their mean: the middlegame values
