@@ -167,6 +167,28 @@ void eval_defaults(EvalParams *p)
         SHAPE(B, "Bishop", BISHOP), SHAPE(B, "Rook", ROOK), SHAPE(B, "Archbishop", ARCHBISHOP),    \
         SHAPE(B, "Chancellor", CHANCELLOR), SHAPE(B, "Queen", QUEEN), SHAPE(B, "King", KING)
 
+/* The mobility shape: MobilityKnightAt0Mg .. MobilityKingAt16Eg, each named by the lowest count
+ * of safe squares of its range (EVAL_MOBILITY_FROM). */
+#define MOB(Name, T, Ph, ph, i, From)                                                              \
+    P("Mobility" Name "At" #From Ph, mobility_shape[T][ph][i], -400, 400)
+#define MOB_TO7(Name, T, Ph, ph)                                                                   \
+    MOB(Name, T, Ph, ph, 0, 0), MOB(Name, T, Ph, ph, 1, 1), MOB(Name, T, Ph, ph, 2, 2),            \
+        MOB(Name, T, Ph, ph, 3, 3), MOB(Name, T, Ph, ph, 4, 4), MOB(Name, T, Ph, ph, 5, 5),        \
+        MOB(Name, T, Ph, ph, 6, 7)
+#define MOB_TO12(Name, T, Ph, ph)                                                                  \
+    MOB_TO7(Name, T, Ph, ph), MOB(Name, T, Ph, ph, 7, 9), MOB(Name, T, Ph, ph, 8, 12)
+#define MOB_TO16(Name, T, Ph, ph) MOB_TO12(Name, T, Ph, ph), MOB(Name, T, Ph, ph, 9, 16)
+/* a knight or king reaches 8 squares at most, a bishop 13: no ranges beyond */
+#define MOB_TYPE(Name, T, TO) TO(Name, T, "Mg", 0), TO(Name, T, "Eg", 1)
+
+/* The first count of safe squares of each range of the mobility shape, and the ranges each piece
+ * type has. */
+static const int EVAL_MOBILITY_FROM[10] = { 0, 1, 2, 3, 4, 5, 7, 9, 12, 16 };
+static const int MOBILITY_RANGES[TYPE_NB] = {
+    [KNIGHT] = 7,      [BISHOP] = 9, [ROOK] = 10, [ARCHBISHOP] = 10,
+    [CHANCELLOR] = 10, [QUEEN] = 10, [KING] = 7,
+};
+
 /* Every int of EvalParams a term reads, in the struct's order. The ranges are wide for the tuner
  * yet keep every piece-square entry (eval_prepare) well inside a short. */
 static const EvalParamInfo PARAMS[] = {
@@ -218,6 +240,13 @@ static const EvalParamInfo PARAMS[] = {
     P("SafeCheck", safe_check, 0, 300),
     SHAPES_8X8(8),
     SHAPES_10X8(10),
+    MOB_TYPE("Knight", KNIGHT, MOB_TO7),
+    MOB_TYPE("Bishop", BISHOP, MOB_TO12),
+    MOB_TYPE("Rook", ROOK, MOB_TO16),
+    MOB_TYPE("Archbishop", ARCHBISHOP, MOB_TO16),
+    MOB_TYPE("Chancellor", CHANCELLOR, MOB_TO16),
+    MOB_TYPE("Queen", QUEEN, MOB_TO16),
+    MOB_TYPE("King", KING, MOB_TO7),
 };
 #undef P
 #undef VALUE
@@ -233,6 +262,11 @@ static const EvalParamInfo PARAMS[] = {
 #undef SHAPE
 #undef SHAPES_8X8
 #undef SHAPES_10X8
+#undef MOB
+#undef MOB_TO7
+#undef MOB_TO12
+#undef MOB_TO16
+#undef MOB_TYPE
 
 bool eval_param_is_shape(const EvalParamInfo *info)
 {
@@ -353,6 +387,13 @@ void eval_prepare(Eval *e, const EvalParams *p)
                 }
         }
     }
+    for (int phase = 0; phase < 2; phase++)
+        for (PieceType t = KNIGHT; t <= KING; t++)
+            for (int count = 0, range = 0; count <= EVAL_MAX_REACH; count++) {
+                if (range + 1 < MOBILITY_RANGES[t] && count >= EVAL_MOBILITY_FROM[range + 1])
+                    range++;
+                e->mobility[phase][t][count] = (short)p->mobility_shape[t][phase][range];
+            }
 }
 
 int evaluate(const Eval *e, const Position *p)

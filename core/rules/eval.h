@@ -41,6 +41,10 @@ typedef struct EvalParams {
     struct {
         int file[2][5], rank[2][8];
     } pst10[TYPE_NB];
+    /* The mobility shape: per piece type (knight to king) and phase, a term for each piece by
+     * its count of safe squares, in EVAL_MOBILITY_BUCKETS ranges (eval.c), added to the linear
+     * mobility above. 0 by default; fitted files set them. */
+    int mobility_shape[TYPE_NB][2][10];
 } EvalParams;
 
 /* One parameter's name (as INI keys and UCI options spell it), where it is, and its range. */
@@ -50,9 +54,9 @@ typedef struct EvalParamInfo {
     int min, max;
 } EvalParamInfo;
 
-/* Whether a parameter is one of the piece-square shape's (pst8, pst10): several hundred, set by
- * name and by evaluation files like the others but not announced as UCI or xboard options, which
- * would bury the others in a GUI's dialog. */
+/* Whether a parameter is one of the piece-square or mobility shapes' (pst8, pst10,
+ * mobility_shape): several hundred, set by name and by evaluation files like the others but not
+ * announced as UCI or xboard options, which would bury the others in a GUI's dialog. */
 bool eval_param_is_shape(const EvalParamInfo *info);
 
 /* The documented defaults (eval.c says where each comes from). */
@@ -73,12 +77,17 @@ static inline int *eval_param_ref(EvalParams *p, const EvalParamInfo *info)
  * range when the name is unknown or the value is not an integer in range. */
 int eval_param_set(EvalParams *p, const char *name, const char *value, char *err, size_t errlen);
 
+/* The most safe squares a piece reaches: a queen in the middle of the empty 10x8 board. */
+#define EVAL_MAX_REACH 32
+
 /* The prepared form: the parameters and the tables derived from them. Read-only during search;
  * any number of searches may share one. */
 typedef struct Eval {
     EvalParams params;
     /* piece-square tables, White's view, [board: 0 for 8 files, 1 for 10][phase: mg, eg] */
     short pst[2][2][TYPE_NB][MAX_SQUARES];
+    /* the mobility shape by a piece's count of safe squares, [phase][type][count] */
+    short mobility[2][TYPE_NB][EVAL_MAX_REACH + 1];
 } Eval;
 
 void eval_prepare(Eval *e, const EvalParams *p);

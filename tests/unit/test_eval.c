@@ -645,10 +645,11 @@ static void every_parameter_counts(void **state)
         int *ref = eval_param_ref(&q, &list[i]);
         *ref = *ref == list[i].max ? list[i].min : list[i].max;
         eval_prepare(&changed, &q);
-        /* a piece-square shape term shows in the tables the evaluation reads: random games
-         * seldom take a king to every rank of the board */
-        bool differs =
-            eval_param_is_shape(&list[i]) && memcmp(base.pst, changed.pst, sizeof base.pst) != 0;
+        /* a piece-square or mobility shape term shows in the tables the evaluation reads:
+         * random games seldom take a king to every rank of the board or a queen to 16 squares */
+        bool differs = eval_param_is_shape(&list[i]) &&
+                       (memcmp(base.pst, changed.pst, sizeof base.pst) != 0 ||
+                        memcmp(base.mobility, changed.mobility, sizeof base.mobility) != 0);
         for (size_t k = 0; k < N_VARIANTS * N && !differs; k++)
             differs = evaluate(&base, &pos[k]) != evaluate(&changed, &pos[k]);
         if (!differs)
