@@ -6,6 +6,7 @@
 
 #include "board.h"
 #include "errmsg.h"
+#include "eval_fitted.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -26,37 +27,9 @@
  * Everything else is a round starting value of our own for the tuner, of the size classical
  * engines use: a few centipawns per safe square of mobility or step towards the centre, a tenth
  * to a fifth of a pawn per pawn-structure defect, about half a pawn for the bishop pair
- * (L. Kaufman, "The Evaluation of Material Imbalances", 1999, on 8x8 boards). */
-/* The 10x8 piece-square shape: Texel's fit (docs/texel.md) of these 204 terms alone, every other
- * parameter at its default, to 639,033 quiet positions of 24 self-play SPRT matches at 8,000
- * nodes a turn on Capablanca random arrays; kept by SPRT, +72 Elo (docs/engine-tests.tsv).
- * Besides the shape, the terms move each piece's value by their mean: the middlegame values
- * fall and the endgame values of the pieces that outgrow the pawns rise, as in every fit of
- * these games' results. Indexed [type][phase][file from the edge or rank from the first]. */
-static const int SHAPE10_FILE[TYPE_NB][2][5] = {
-    [PAWN] = { { -33, -24, -22, -19, -14 }, { 48, 26, 20, 9, -1 } },
-    [KNIGHT] = { { -47, -44, -33, -28, -25 }, { -21, -1, 3, 4, -2 } },
-    [BISHOP] = { { -58, -45, -43, -37, -40 }, { -13, -13, 0, 8, 4 } },
-    [ROOK] = { { -53, -37, -34, -23, -16 }, { 82, 75, 79, 77, 72 } },
-    [ARCHBISHOP] = { { -58, -48, -50, -45, -37 }, { 78, 57, 67, 52, 83 } },
-    [CHANCELLOR] = { { -61, -61, -60, -52, -60 }, { 200, 194, 200, 200, 190 } },
-    [QUEEN] = { { -61, -53, -49, -45, -44 }, { 176, 171, 161, 158, 169 } },
-    [KING] = { { 9, 20, 2, -6, -18 }, { 9, 13, 19, 1, -12 } },
-};
-static const int SHAPE10_RANK[TYPE_NB][2][8] = {
-    [PAWN] = { { 0, -21, -24, -20, -12, 11, 45, 0 }, { 0, 1, -10, -11, 10, 50, 66, 0 } },
-    [KNIGHT] = { { -40, -32, -30, -22, -11, -15, -17, -57 }, { -16, -10, 3, 9, 14, 6, 21, -3 } },
-    [BISHOP] = { { -40, -24, -26, -29, -18, -19, -32, -46 }, { -18, -4, 5, 8, 3, 19, 13, 11 } },
-    [ROOK] = { { -25, -61, -37, -31, -13, -16, 3, 15 }, { 49, 44, 56, 69, 67, 72, 70, 56 } },
-    [ARCHBISHOP] = { { -65, -63, -71, -65, -60, -51, -64, -105 },
-                     { -35, -6, 108, 108, 148, 109, 135, 187 } },
-    [CHANCELLOR] = { { -67, -70, -68, -64, -72, -58, -73, -2 },
-                     { 96, 114, 124, 158, 181, 184, 200, 200 } },
-    [QUEEN] = { { -57, -53, -54, -50, -49, -33, -43, 5 },
-                { 93, 129, 148, 152, 139, 128, 183, 106 } },
-    [KING] = { { 27, 27, -19, -39, -45, 39, 50, 96 }, { -24, -7, 10, 11, 16, 21, 43, 8 } },
-};
-
+ * (L. Kaufman, "The Evaluation of Material Imbalances", 1999, on 8x8 boards). These are the
+ * starting values; the fitted set of eval_fitted.c, kept by SPRT, is laid over them last, and
+ * every parameter but the material and the 8x8 piece-square shape takes its value from it. */
 void eval_defaults(EvalParams *p)
 {
     static const int value[TYPE_NB] = {
@@ -119,10 +92,7 @@ void eval_defaults(EvalParams *p)
      * form (Stockfish's classical king danger counts it per piece type): 40 to start, the size
      * of a threat, then 80, each kept by SPRT (docs/engine-tests.tsv). */
     p->safe_check = 80;
-    for (PieceType t = PAWN; t <= KING; t++) {
-        memcpy(p->pst10[t].file, SHAPE10_FILE[t], sizeof p->pst10[t].file);
-        memcpy(p->pst10[t].rank, SHAPE10_RANK[t], sizeof p->pst10[t].rank);
-    }
+    eval_fitted_apply(p);
 }
 
 /* clang-format off */
