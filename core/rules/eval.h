@@ -34,7 +34,8 @@ typedef struct EvalParams {
     int safe_check;                       /* middlegame, per piece type that can check safely */
     /* The piece-square shape of each board size: per piece type and phase, a term per file
      * counted from the nearer edge (1 the edge file) and per rank from White's first (Black's
-     * mirrored), added to the centralisation above. 0 by default; fitted files set them. */
+     * mirrored), added to the centralisation above. 0 among the starting values; the fitted set
+     * (eval_fitted.c) gives the 10x8 one its defaults. */
     struct {
         int file[2][4], rank[2][8];
     } pst8[TYPE_NB];
@@ -42,8 +43,8 @@ typedef struct EvalParams {
         int file[2][5], rank[2][8];
     } pst10[TYPE_NB];
     /* The mobility shape: per piece type (knight to king) and phase, a term for each piece by
-     * its count of safe squares, in EVAL_MOBILITY_BUCKETS ranges (eval.c), added to the linear
-     * mobility above. 0 by default; fitted files set them. */
+     * its count of safe squares, in the ranges of EVAL_MOBILITY_FROM (eval.c), added to the
+     * linear mobility above. 0 among the starting values; the fitted set gives its defaults. */
     int mobility_shape[TYPE_NB][2][10];
 } EvalParams;
 
@@ -77,7 +78,8 @@ static inline int *eval_param_ref(EvalParams *p, const EvalParamInfo *info)
  * range when the name is unknown or the value is not an integer in range. */
 int eval_param_set(EvalParams *p, const char *name, const char *value, char *err, size_t errlen);
 
-/* The most safe squares a piece reaches: a queen in the middle of the empty 10x8 board. */
+/* A bound on the safe squares a piece reaches (a queen in the middle of the empty 10x8 board
+ * reaches 29). */
 #define EVAL_MAX_REACH 32
 
 /* The prepared form: the parameters and the tables derived from them. Read-only during search;
