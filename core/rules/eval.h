@@ -79,7 +79,7 @@ static inline int *eval_param_ref(EvalParams *p, const EvalParamInfo *info)
 int eval_param_set(EvalParams *p, const char *name, const char *value, char *err, size_t errlen);
 
 /* A bound on the safe squares a piece reaches (a queen in the middle of the empty 10x8 board
- * reaches 29). */
+ * reaches 30). */
 #define EVAL_MAX_REACH 32
 
 /* The prepared form: the parameters and the tables derived from them. Read-only during search;
