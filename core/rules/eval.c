@@ -337,24 +337,22 @@ void eval_prepare(Eval *e, const EvalParams *p)
             const int *mobility = phase ? p->mobility_eg : p->mobility_mg;
             const int *center = phase ? p->center_eg : p->center_mg;
             const int advance = phase ? p->pawn_advance_eg : p->pawn_advance_mg;
-            for (PieceType t = PAWN; t <= KING; t++)
+            for (PieceType t = PAWN; t <= KING; t++) {
+                const int *shape_file = board ? p->pst10[t].file[phase] : p->pst8[t].file[phase];
+                const int *shape_rank = board ? p->pst10[t].rank[phase] : p->pst8[t].rank[phase];
                 for (int sq = 0; sq < files * RANKS; sq++) {
                     int file = sq % files, rank = sq / files;
                     int v = center[t] * centre_steps(t, phase, files, file, rank);
                     if (t != KING)
                         v += value[t];
-                    if (board)
-                        v += p->pst10[t].file[phase][min_int(file, files - 1 - file)] +
-                             p->pst10[t].rank[phase][rank];
-                    else
-                        v += p->pst8[t].file[phase][min_int(file, files - 1 - file)] +
-                             p->pst8[t].rank[phase][rank];
+                    v += shape_file[min_int(file, files - 1 - file)] + shape_rank[rank];
                     if (t == PAWN)
                         v += advance * (rank > 1 ? rank - 1 : 0);
                     else
                         v -= mobility[t] * TYPICAL_REACH[t];
                     e->pst[board][phase][t][sq] = (short)v;
                 }
+            }
         }
     }
     for (int phase = 0; phase < 2; phase++)
