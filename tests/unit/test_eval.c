@@ -473,6 +473,63 @@ static void pawn_structure(void **state)
     assert_int_equal(contribution("chess", fen, isolated, 2), -2 * p.isolated_eg);
 }
 
+/* What parameter name at value adds to the evaluation of fen (the side to move's view) against
+ * 0, whatever its default. */
+static int term_at(const char *variant, const char *fen, const char *name, const char *value)
+{
+    Position pos;
+    load_fen(&pos, variant, fen);
+    EvalParams p;
+    static Eval e;
+    eval_defaults(&p);
+    char err[ERRMSG_LEN];
+    if (eval_param_set(&p, name, value, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    eval_prepare(&e, &p);
+    const int with = evaluate(&e, &pos);
+    assert_int_equal(eval_param_set(&p, name, "0", err, sizeof err), 0);
+    eval_prepare(&e, &p);
+    return with - evaluate(&e, &pos);
+}
+
+/* Connected and backward pawns, a passed pawn's free path and its kings' distances: kings and
+ * pawns only (phase 0), so the endgame values count whole. */
+static void pawn_terms(void **state)
+{
+    (void)state;
+    /* d3 and e3 side by side, each on its third rank (2 ranks advanced): 2 + 2 */
+    assert_int_equal(term_at("chess", "4k3/8/8/8/8/3PP3/8/4K3 w - - 0 1", "ConnectedEg", "10"),
+                     40);
+    assert_int_equal(term_at("chess", "4k3/8/8/8/8/3PP3/8/4K3 b - - 0 1", "ConnectedEg", "10"),
+                     -40);
+    /* e4 defended by d3 (3 ranks advanced); d3 neither defended nor beside a pawn */
+    assert_int_equal(term_at("chess", "4k3/8/8/8/4P3/3P4/8/4K3 w - - 0 1", "ConnectedEg", "10"),
+                     30);
+    /* e3 is backward: d4 beside it stands ahead, and f5 attacks e4; d4 is not (e3 can defend
+     * it), and the isolated f5 counts as isolated only */
+    const char *backward = "4k3/8/8/5p2/3P4/4P3/8/4K3 w - - 0 1";
+    assert_int_equal(term_at("chess", backward, "BackwardEg", "10"), -10);
+    /* without f5 nothing attacks e4 */
+    assert_int_equal(term_at("chess", "4k3/8/8/8/3P4/4P3/8/4K3 w - - 0 1", "BackwardEg", "10"), 0);
+    /* d4 passed on its fourth rank (weight 1); d5 empty and out of the king's reach: free; the
+     * kings 4 (e1) and 3 (e8) steps from d5 */
+    const char *d4 = "4k3/8/8/8/3P4/8/8/4K3 w - - 0 1";
+    assert_int_equal(term_at("chess", d4, "PassedFreeEg", "10"), 10);
+    assert_int_equal(term_at("chess", d4, "PassedKingOwnEg", "10"), -40);
+    assert_int_equal(term_at("chess", d4, "PassedKingTheirEg", "10"), 30);
+    /* d3 is behind the fourth rank: none of these */
+    assert_int_equal(term_at("chess", "4k3/8/8/8/8/3P4/8/4K3 w - - 0 1", "PassedFreeEg", "10"), 0);
+    /* d6 (weight 3): e8 guards d7, so not free; White's king 6 steps from d7, counted as 5 */
+    const char *d6 = "4k3/8/3P4/8/8/8/8/4K3 w - - 0 1";
+    assert_int_equal(term_at("chess", d6, "PassedFreeEg", "10"), 0);
+    assert_int_equal(term_at("chess", d6, "PassedKingOwnEg", "10"), -150);
+    /* 10x8, Black's passed pawn on h3 (its sixth rank, weight 3): h2 free, White's king on e1
+     * 3 steps from it */
+    const char *capa = "4k5/10/10/10/10/7p2/10/4K5 w - - 0 1";
+    assert_int_equal(term_at("capablanca", capa, "PassedFreeEg", "10"), -30);
+    assert_int_equal(term_at("capablanca", capa, "PassedKingTheirEg", "10"), -90);
+}
+
 /* Against a bare king the evaluation is the endgame material and the mop-up alone, whatever
  * the other terms say: the bare king in a corner (a8: 7 steps from the centre squares, 7 from
  * White's king) against the centre (e5: 0 and 4) is 20 * 7 + 10 * 2 against 10 * 5, 110 apart,
@@ -665,6 +722,7 @@ int main(void)
         cmocka_unit_test(parameter_setting),
         cmocka_unit_test(archbishop_value_is_tapered),
         cmocka_unit_test(pawn_structure),
+        cmocka_unit_test(pawn_terms),
         cmocka_unit_test(pieces_and_kings),
         cmocka_unit_test(threats),
         cmocka_unit_test(safe_checks),
