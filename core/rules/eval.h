@@ -32,8 +32,9 @@ typedef struct EvalParams {
     int threat_rook_mg, threat_rook_eg;   /* per enemy archbishop, chancellor, queen rooks attack */
     int hanging_mg, hanging_eg;           /* per enemy piece we attack and it does not defend */
     int safe_check;                       /* middlegame, per piece type that can check safely */
-    int connected_mg, connected_eg; /* per pawn defended by a pawn or beside one, per rank advanced */
-    int backward_mg, backward_eg;   /* penalty per backward pawn (see eval.inc) */
+    /* per pawn defended by a pawn or beside one, per rank it has advanced */
+    int connected_mg, connected_eg;
+    int backward_mg, backward_eg; /* penalty per backward pawn (see eval.inc) */
     /* A passed pawn from its fourth rank on, weighted by its rank (1 there, up to 4 one step from
      * promotion): a bonus when the square in front is empty and no enemy attacks it, and in the
      * endgame one per step the enemy king stands from that square and a penalty per step ours

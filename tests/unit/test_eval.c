@@ -498,8 +498,7 @@ static void pawn_terms(void **state)
 {
     (void)state;
     /* d3 and e3 side by side, each on its third rank (2 ranks advanced): 2 + 2 */
-    assert_int_equal(term_at("chess", "4k3/8/8/8/8/3PP3/8/4K3 w - - 0 1", "ConnectedEg", "10"),
-                     40);
+    assert_int_equal(term_at("chess", "4k3/8/8/8/8/3PP3/8/4K3 w - - 0 1", "ConnectedEg", "10"), 40);
     assert_int_equal(term_at("chess", "4k3/8/8/8/8/3PP3/8/4K3 b - - 0 1", "ConnectedEg", "10"),
                      -40);
     /* e4 defended by d3 (3 ranks advanced); d3 neither defended nor beside a pawn */
