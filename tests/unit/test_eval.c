@@ -413,8 +413,9 @@ static void threats(void **state)
     assert_int_equal(contribution("capablanca", capa, minor, 2), 0);
 }
 
-/* What SafeCheck at 240 adds to the evaluation of fen (the side to move's view) against 0. */
-static int safe_check_at_240(const char *variant, const char *fen)
+/* What parameter name at value adds to the evaluation of fen (the side to move's view) against
+ * 0, whatever its default. */
+static int term_at(const char *variant, const char *fen, const char *name, const char *value)
 {
     Position pos;
     load_fen(&pos, variant, fen);
@@ -422,10 +423,11 @@ static int safe_check_at_240(const char *variant, const char *fen)
     static Eval e;
     eval_defaults(&p);
     char err[ERRMSG_LEN];
-    assert_int_equal(eval_param_set(&p, "SafeCheck", "240", err, sizeof err), 0);
+    if (eval_param_set(&p, name, value, err, sizeof err) != 0)
+        fail_msg("%s", err);
     eval_prepare(&e, &p);
     const int with = evaluate(&e, &pos);
-    assert_int_equal(eval_param_set(&p, "SafeCheck", "0", err, sizeof err), 0);
+    assert_int_equal(eval_param_set(&p, name, "0", err, sizeof err), 0);
     eval_prepare(&e, &p);
     return with - evaluate(&e, &pos);
 }
@@ -437,15 +439,17 @@ static void safe_checks(void **state)
     (void)state;
     /* the knight on e4 can check from d6 and f6 (phase 1): one type (Black's pawn on h7 keeps
      * its king from being bare, which the evaluation treats apart) */
-    assert_near(safe_check_at_240("chess", "4k3/7p/8/8/4N3/8/8/4K3 w - - 0 1"), 10);
+    assert_near(term_at("chess", "4k3/7p/8/8/4N3/8/8/4K3 w - - 0 1", "SafeCheck", "240"), 10);
     /* the pawn on e7 guards both squares: no safe check */
-    assert_int_equal(safe_check_at_240("chess", "4k3/4p3/8/8/4N3/8/8/4K3 w - - 0 1"), 0);
+    assert_int_equal(term_at("chess", "4k3/4p3/8/8/4N3/8/8/4K3 w - - 0 1", "SafeCheck", "240"), 0);
     /* Black's knight on e5 against the king on e1, from Black's side */
-    assert_near(safe_check_at_240("chess", "4k3/8/8/4n3/8/8/P7/4K3 b - - 0 1"), 10);
+    assert_near(term_at("chess", "4k3/8/8/4n3/8/8/P7/4K3 b - - 0 1", "SafeCheck", "240"), 10);
     /* a knight and a rook (phase 3), each with a safe check: two types */
-    assert_near(safe_check_at_240("chess", "4k3/7p/8/8/4N3/8/8/R3K3 w - - 0 1"), 2 * 240 * 3 / 24);
+    assert_near(term_at("chess", "4k3/7p/8/8/4N3/8/8/R3K3 w - - 0 1", "SafeCheck", "240"),
+                2 * 240 * 3 / 24);
     /* 10x8: the chancellor on a1 checks from a8 along the last rank (phase 4) */
-    assert_near(safe_check_at_240("capablanca", "4k5/9p/10/10/10/10/10/C3K5 w - - 0 1"), 40);
+    assert_near(term_at("capablanca", "4k5/9p/10/10/10/10/10/C3K5 w - - 0 1", "SafeCheck", "240"),
+                40);
 }
 
 /* Kings and pawns only: phase 0, the endgame values count whole. */
@@ -471,25 +475,6 @@ static void pawn_structure(void **state)
     const char *fen = "4k3/5pp1/8/8/8/2P5/2P5/4K3 w - - 0 1";
     assert_int_equal(contribution("chess", fen, doubled, 2), -p.doubled_eg);
     assert_int_equal(contribution("chess", fen, isolated, 2), -2 * p.isolated_eg);
-}
-
-/* What parameter name at value adds to the evaluation of fen (the side to move's view) against
- * 0, whatever its default. */
-static int term_at(const char *variant, const char *fen, const char *name, const char *value)
-{
-    Position pos;
-    load_fen(&pos, variant, fen);
-    EvalParams p;
-    static Eval e;
-    eval_defaults(&p);
-    char err[ERRMSG_LEN];
-    if (eval_param_set(&p, name, value, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    eval_prepare(&e, &p);
-    const int with = evaluate(&e, &pos);
-    assert_int_equal(eval_param_set(&p, name, "0", err, sizeof err), 0);
-    eval_prepare(&e, &p);
-    return with - evaluate(&e, &pos);
 }
 
 /* Connected and backward pawns, a passed pawn's free path and its kings' distances: kings and
