@@ -27,6 +27,8 @@ struct Searcher {
     unsigned char lmr[64][64]; /* late move reductions by depth and turns searched */
     int moved[MAX_PLY + 1];    /* the turn made at each ply of the path: its mover's piece index
                                 * times MAX_SQUARES plus its target; -1 for a null move */
+    Turn skipped[MAX_PLY + 1]; /* the turn a singular extension's test leaves out at each ply
+                                * (n 0: none) */
 
     /* the search in progress */
     const SearchInput *in;

@@ -117,6 +117,13 @@ static void note_moved(Searcher *s, int ply, const Position *p, const Turn *t)
 #define FUTILITY_BASE  100
 #define FUTILITY_STEP  120
 
+/* Singular extensions: from this depth, a hash turn whose lower bound the table holds from at
+ * most this many plies shallower is searched a ply deeper when every other turn, searched to half
+ * the depth, fails below its score less this margin a ply. */
+#define SINGULAR_DEPTH  6
+#define SINGULAR_SLACK  3
+#define SINGULAR_MARGIN 2
+
 /* The double-move rules generate every turn to find the captures; two turns of quiescence
  * settle the exchanges that matter at a fraction of that cost. */
 #define DOUBLE_QDEPTH 2
@@ -269,12 +276,19 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
             return alpha;
     }
 
+    /* the singular extension's test of this node: the same position without one turn, whose
+     * result the table must neither give nor take */
+    const Turn *skip = s->skipped[ply].n ? &s->skipped[ply] : NULL;
     TTEntry hit;
-    const TTEntry *e = search_tt_probe(s->tt, key, &hit);
+    const TTEntry *e = skip ? NULL : search_tt_probe(s->tt, key, &hit);
     Turn hash_turn = { { 0, 0 }, 0 };
+    int tt_score = 0, tt_bound = 0, tt_depth = -1;
     if (e) {
         hash_turn = search_tt_turn(e);
         int v = search_tt_score_out(e->score, ply), bound = e->flags & 3;
+        tt_score = v;
+        tt_bound = bound;
+        tt_depth = e->depth;
         if (!pv_node && e->depth >= depth &&
             (bound == BOUND_EXACT || (bound == BOUND_LOWER && v >= beta) ||
              (bound == BOUND_UPPER && v <= alpha)))
@@ -283,7 +297,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
 
     /* Internal iterative reduction: a node the table knows no turn for is likely new and poorly
      * ordered; a ply less costs little and the next iteration finds it with a turn. */
-    if (!root && !hash_turn.n && depth >= 4)
+    if (!root && !hash_turn.n && !skip && depth >= 4)
         depth--;
 
     const bool in_check = position_in_check(p);
@@ -294,7 +308,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         if (depth <= RFP_DEPTH && static_eval - RFP_STEP * depth >= beta &&
             abs(beta) < SCORE_MATE_BOUND)
             return static_eval;
-        if (null_ok && depth >= 3 && static_eval >= beta && has_pieces(p) &&
+        if (null_ok && !skip && depth >= 3 && static_eval >= beta && has_pieces(p) &&
             !position_first_turn(p, s->in->rules)) {
             Position child;
             position_make_null(p, &child);
@@ -307,6 +321,27 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
             if (v >= beta)
                 return v >= SCORE_MATE_BOUND ? beta : v;
         }
+    }
+
+    /* Singular extension (single-move rules): when the table's lower bound on the hash turn stands
+     * well above what any other turn reaches at half the depth, the hash turn is the only good
+     * one and is searched a ply deeper; when the others reach beta too, the node cuts off on them
+     * (multi-cut). The test runs at this ply before its turns are listed. */
+    int singular_ext = 0;
+    if (!root && !s->double_moves && depth >= SINGULAR_DEPTH && hash_turn.n &&
+        tt_bound != BOUND_UPPER && tt_depth >= depth - SINGULAR_SLACK &&
+        abs(tt_score) < SCORE_MATE_BOUND) {
+        const int singular_beta = tt_score - SINGULAR_MARGIN * depth;
+        s->skipped[ply] = hash_turn;
+        int v = search_tree_alphabeta(s, p, ply, (depth - 1) / 2, singular_beta - 1, singular_beta,
+                                      false);
+        s->skipped[ply] = (Turn){ { 0, 0 }, 0 };
+        if (s->budget.aborted)
+            return 0;
+        if (v < singular_beta)
+            singular_ext = 1;
+        else if (singular_beta >= beta)
+            return singular_beta;
     }
 
     PlyData *pd = &s->ply[ply];
@@ -345,7 +380,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         if (k >= n)
             break;
         const Turn t = k < off ? hash_turn : *search_order_pick(pd, k - base, n - base);
-        if (root && search_root_excluded(s, &t))
+        if ((root && search_root_excluded(s, &t)) || (skip && turn_same(&t, skip)))
             continue;
         int attacker;
         bool quiet = search_order_gain(p, &t, us, &attacker) == 0;
@@ -368,7 +403,10 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         make_turn(s, p, &t, &child);
         note_moved(s, ply, p, &t);
         bool gives_check = position_in_check(&child);
-        int new_depth = depth - 1 + (gives_check && ply < 2 * s->root_depth ? 1 : 0);
+        int extension = gives_check && ply < 2 * s->root_depth ? 1 : 0;
+        if (singular_ext && turn_same(&t, &hash_turn))
+            extension = 1;
+        int new_depth = depth - 1 + extension;
 
         /* Late quiet turns far below alpha are not worth a search: how far below is measured
          * at the depth late move reductions would leave them, so later turns go sooner. */
@@ -438,7 +476,9 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
             quiet_tried[n_quiet++] = t;
     }
     if (done == 0)
-        return static_eval; /* every turn was pruned: the position is as bad as it looks */
+        return skip ? alpha : static_eval; /* every turn was pruned or left out */
+    if (skip)
+        return best;
     search_tt_store(s->tt, key, depth, search_tt_score_in(best, ply), bound, &best_turn);
     return best;
 }
