@@ -282,13 +282,10 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
     TTEntry hit;
     const TTEntry *e = skip ? NULL : search_tt_probe(s->tt, key, &hit);
     Turn hash_turn = { { 0, 0 }, 0 };
-    int tt_score = 0, tt_bound = 0, tt_depth = -1;
+    const int tt_score = e ? search_tt_score_out(e->score, ply) : 0;
     if (e) {
         hash_turn = search_tt_turn(e);
-        int v = search_tt_score_out(e->score, ply), bound = e->flags & 3;
-        tt_score = v;
-        tt_bound = bound;
-        tt_depth = e->depth;
+        int v = tt_score, bound = e->flags & 3;
         if (!pv_node && e->depth >= depth &&
             (bound == BOUND_EXACT || (bound == BOUND_LOWER && v >= beta) ||
              (bound == BOUND_UPPER && v <= alpha)))
@@ -329,7 +326,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
      * (multi-cut). The test runs at this ply before its turns are listed. */
     int singular_ext = 0;
     if (!root && !s->double_moves && depth >= SINGULAR_DEPTH && hash_turn.n &&
-        tt_bound != BOUND_UPPER && tt_depth >= depth - SINGULAR_SLACK &&
+        (e->flags & 3) != BOUND_UPPER && e->depth >= depth - SINGULAR_SLACK &&
         abs(tt_score) < SCORE_MATE_BOUND) {
         const int singular_beta = tt_score - SINGULAR_MARGIN * depth;
         s->skipped[ply] = hash_turn;
