@@ -290,6 +290,40 @@ static bool iterate_lines(Searcher *s, int depth, SearchReport *lines, int n_lin
     return true;
 }
 
+/* Time use under a clock: how the soft limit is scaled after each iteration. An iteration that
+ * changed the best turn adds TIME_CHANGE of the limit, each earlier change weighing half as much
+ * as the one after it; a score below the previous iteration's adds up to half the limit at
+ * TIME_FALL_CP; a best turn unchanged for TIME_STABLE iterations leaves TIME_STABLE_SCALE of it. */
+#define TIME_CHANGE       1.5
+#define TIME_FALL_CP      100
+#define TIME_STABLE       4
+#define TIME_STABLE_SCALE 0.7
+
+typedef struct TimeUse {
+    double changes; /* the best turn's changes, each earlier one halved */
+    int stable;     /* iterations since the best turn last changed */
+    int score;      /* the previous iteration's score */
+    bool scored;
+} TimeUse;
+
+/* The soft limit's scale after an iteration whose best turn is now (prev before it) with score. */
+static double time_scale(TimeUse *u, const Turn *prev, const Turn *now, int score)
+{
+    u->changes /= 2;
+    if (prev->n && !turn_same(prev, now)) {
+        u->changes += 1;
+        u->stable = 0;
+    } else {
+        u->stable++;
+    }
+    int fall = u->scored ? u->score - score : 0;
+    u->score = score;
+    u->scored = true;
+    fall = fall < 0 ? 0 : fall > TIME_FALL_CP ? TIME_FALL_CP : fall;
+    double scale = (1 + TIME_CHANGE * u->changes) * (1 + 0.5 * fall / TIME_FALL_CP);
+    return u->stable >= TIME_STABLE ? scale * TIME_STABLE_SCALE : scale;
+}
+
 /* Iterative deepening on one thread: helper 0 is the main thread, which reports and finds
  * n_lines principal variations (lines: room for them, zeroed); a helper finds one line and
  * varies its depths. Leaves the best turn in s->found, the last complete iteration's best line in
@@ -302,6 +336,8 @@ static void deepen(Searcher *s, int helper, SearchReport *lines, int n_lines, Tu
         in->limits.depth > 0 && in->limits.depth < MAX_PLY ? in->limits.depth : MAX_PLY - 1;
     Turn best = { { 0, 0 }, 0 };
     int score = 0;
+    TimeUse use = { 0 };
+    double scale = 1;
     s->line = (SearchReport){ 0 };
     s->line_untold = false;
     for (int depth = 1 + helper % 2; depth <= max_depth; depth++) {
@@ -325,6 +361,7 @@ static void deepen(Searcher *s, int helper, SearchReport *lines, int n_lines, Tu
                 }
                 break;
             }
+            scale = time_scale(&use, &best, &lines[0].pv[0], lines[0].score);
             best = lines[0].pv[0];
             s->done = s->line = lines[0];
             s->line_untold = false;
@@ -342,14 +379,16 @@ static void deepen(Searcher *s, int helper, SearchReport *lines, int n_lines, Tu
                 break;
             }
             score = v;
+            const Turn prev = best;
             best = s->root_best.n ? s->root_best : best;
+            scale = time_scale(&use, &prev, &best, v);
             fill_report(s, depth, v, alpha, beta, &s->done);
             s->line = s->done;
             s->line_untold = helper != 0 || !in->report;
             if (helper == 0 && in->report)
                 in->report(&s->done, in->ctx);
         }
-        if (search_limits_soft_reached(&s->budget))
+        if (search_limits_soft_reached(&s->budget, scale))
             break;
         /* with only one legal turn there is nothing to think about under a clock */
         if (root->turns.n == 1 && s->budget.hard_ms)

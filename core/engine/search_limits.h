@@ -70,10 +70,11 @@ static inline bool search_limits_reached(SearchBudget *b)
     return b->aborted;
 }
 
-/* Whether no new iteration may start. */
-static inline bool search_limits_soft_reached(const SearchBudget *b)
+/* Whether no new iteration may start, the soft limit stretched or shortened by scale (search.c's
+ * time use). */
+static inline bool search_limits_soft_reached(const SearchBudget *b, double scale)
 {
-    return b->soft_ms && search_limits_elapsed(b) >= b->soft_ms;
+    return b->soft_ms && (double)search_limits_elapsed(b) >= (double)b->soft_ms * scale;
 }
 
 #endif
