@@ -292,9 +292,10 @@ static bool iterate_lines(Searcher *s, int depth, SearchReport *lines, int n_lin
 
 /* Time use under a clock: how the soft limit is scaled after each iteration. An iteration that
  * changed the best turn adds TIME_CHANGE of the limit, each earlier change weighing half as much
- * as the one after it; a score below the previous iteration's adds up to half the limit at
+ * as the one after it; a score below the previous iteration's adds up to TIME_FALL of it at
  * TIME_FALL_CP; a best turn unchanged for TIME_STABLE iterations leaves TIME_STABLE_SCALE of it. */
 #define TIME_CHANGE       1.5
+#define TIME_FALL         0.5
 #define TIME_FALL_CP      100
 #define TIME_STABLE       4
 #define TIME_STABLE_SCALE 0.7
@@ -320,7 +321,7 @@ static double time_scale(TimeUse *u, const Turn *prev, const Turn *now, int scor
     u->score = score;
     u->scored = true;
     fall = fall < 0 ? 0 : fall > TIME_FALL_CP ? TIME_FALL_CP : fall;
-    double scale = (1 + TIME_CHANGE * u->changes) * (1 + 0.5 * fall / TIME_FALL_CP);
+    double scale = (1 + TIME_CHANGE * u->changes) * (1 + TIME_FALL * fall / TIME_FALL_CP);
     return u->stable >= TIME_STABLE ? scale * TIME_STABLE_SCALE : scale;
 }
 

@@ -285,11 +285,11 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
     const int tt_score = e ? search_tt_score_out(e->score, ply) : 0;
     if (e) {
         hash_turn = search_tt_turn(e);
-        int v = tt_score, bound = e->flags & 3;
+        const int bound = e->flags & 3;
         if (!pv_node && e->depth >= depth &&
-            (bound == BOUND_EXACT || (bound == BOUND_LOWER && v >= beta) ||
-             (bound == BOUND_UPPER && v <= alpha)))
-            return v;
+            (bound == BOUND_EXACT || (bound == BOUND_LOWER && tt_score >= beta) ||
+             (bound == BOUND_UPPER && tt_score <= alpha)))
+            return tt_score;
     }
 
     /* Internal iterative reduction: a node the table knows no turn for is likely new and poorly
