@@ -29,6 +29,8 @@ struct Searcher {
                                 * times MAX_SQUARES plus its target; -1 for a null move */
     Turn skipped[MAX_PLY + 1]; /* the turn a singular extension's test leaves out at each ply
                                 * (n 0: none) */
+    int evals[MAX_PLY + 1];    /* the static evaluation of the node at each ply of the path
+                                * (-SCORE_INF in check) */
 
     /* the search in progress */
     const SearchInput *in;

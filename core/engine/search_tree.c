@@ -300,9 +300,14 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
     const bool in_check = position_in_check(p);
     const int us = position_side(p);
     int static_eval = in_check ? -SCORE_INF : evaluate_node(s, p);
+    /* Improving: the side to move stands better than at its previous turn (or had none to compare
+     * with); a node that is not is pruned and reduced more, one that is, less. */
+    s->evals[ply] = static_eval;
+    const int improving =
+        !in_check && (ply < 2 || s->evals[ply - 2] == -SCORE_INF || static_eval > s->evals[ply - 2]);
     if (!pv_node && !in_check) {
         /* reverse futility: far above beta near the horizon, the opponent will not come back */
-        if (depth <= RFP_DEPTH && static_eval - RFP_STEP * depth >= beta &&
+        if (depth <= RFP_DEPTH && static_eval - RFP_STEP * (depth - improving) >= beta &&
             abs(beta) < SCORE_MATE_BOUND)
             return static_eval;
         if (null_ok && !skip && depth >= 3 && static_eval >= beta && has_pieces(p) &&
@@ -417,7 +422,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         /* Step: move count pruning. Near the horizon, once the well-ordered turns have been
          * searched, the late quiet ones rarely change the result. */
         if (!pv_node && !in_check && quiet && !gives_check && depth <= 4 &&
-            done >= 3 + depth * depth && best > -SCORE_MATE_BOUND)
+            done >= (5 + depth * depth) * (1 + improving) / 2 && best > -SCORE_MATE_BOUND)
             continue;
         if (exchange_prunes && quiet &&
             position_see(p, t.m[0], search_order_value) < -20 * depth * depth)
@@ -429,7 +434,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         } else {
             int r = 0;
             if (depth >= 3 && done >= 3 && quiet && !in_check && !gives_check) {
-                r = reduction;
+                r = reduction + (!improving && reduction > 1);
                 if (pv_node)
                     r--;
                 if (turn_same(&t, &pd->killers[0]) || turn_same(&t, &pd->killers[1]))
