@@ -303,8 +303,8 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
     /* Improving: the side to move stands better than at its previous turn (or had none to compare
      * with); a node that is not is pruned and reduced more, one that is, less. */
     s->evals[ply] = static_eval;
-    const int improving =
-        !in_check && (ply < 2 || s->evals[ply - 2] == -SCORE_INF || static_eval > s->evals[ply - 2]);
+    const int improving = !in_check && (ply < 2 || s->evals[ply - 2] == -SCORE_INF ||
+                                        static_eval > s->evals[ply - 2]);
     if (!pv_node && !in_check) {
         /* reverse futility: far above beta near the horizon, the opponent will not come back */
         if (depth <= RFP_DEPTH && static_eval - RFP_STEP * (depth - improving) >= beta &&
