@@ -42,6 +42,8 @@ static const Command COMMANDS[] = {
       true },
     { "texel-fit", texel_fit_command, "the evaluation fitted to game results (Texel's method)",
       true },
+    { "texel-label", texel_label_command,
+      "a texel data file's positions labelled by an engine's search", true },
     { "bisect", bisect_command, "find where a UCI engine's perft differs from Carrera's", true },
     { "verify", verify_command,
       "check a perft engine on many positions, bisect and group the differences", true },

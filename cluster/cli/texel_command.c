@@ -12,6 +12,7 @@
 #include "number.h"
 #include "options.h"
 #include "texel_extract.h"
+#include "texel_label.h"
 #include "texel_tune.h"
 
 #define SKIP_PLIES_DEFAULT 16
@@ -19,6 +20,10 @@
 #define RATE_DEFAULT       0.5
 #define PATIENCE_DEFAULT   200
 #define VALID_DEFAULT      20
+#define GO_DEFAULT         "nodes 5000"
+#define JOBS_DEFAULT       1
+#define HASH_DEFAULT       16
+#define SCALE_DEFAULT      400.0
 
 void texel_data_usage(FILE *out)
 {
@@ -75,6 +80,38 @@ void texel_fit_usage(FILE *out)
             ITERATIONS_DEFAULT, RATE_DEFAULT, PATIENCE_DEFAULT, VALID_DEFAULT);
 }
 
+void texel_label_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: carrera texel-label DATA.tsv --engine COMMAND --out LABELLED.tsv\n"
+            "                           [--go LIMIT] [--jobs N] [--hash MB] [--scale CP]\n"
+            "                           [--weight W] [--quiet]\n"
+            "\n"
+            "The positions of a data file of carrera texel-data labelled again by a UCI\n"
+            "engine's search (docs/texel.md): each position searched from a new game, its\n"
+            "score turned into White's expectation 1 / (1 + 10^(-score / CP)) (a mate: 1 or\n"
+            "0), mixed with the game's result as W * result + (1 - W) * expectation. A game's\n"
+            "result labels all its positions alike, and between unequal players says who\n"
+            "played more than what a position is worth; a stronger engine's search labels\n"
+            "each position by itself. The output is a data file for carrera texel-fit,\n"
+            "headed by the source's record and this run's (engine, limit, scale, weight).\n"
+            "\n"
+            "  --engine COMMAND  the UCI engine (a command line, split at white space), told\n"
+            "                    each row's variant (UCI_Variant, UCI_Chess960) and, other\n"
+            "                    than single, its turn rules (TurnRules)\n"
+            "  --out FILE        the labelled data file (written complete or not at all)\n"
+            "  --go LIMIT        the search's limit as `go` takes it (default \"%s\")\n"
+            "  --jobs N          engines searching at once, 1 to 256 (default %d)\n"
+            "  --hash MB         the engine's Hash, 0 for its default (default %d)\n"
+            "  --scale CP        centipawns for a 10:1 expectation (default %g)\n"
+            "  --weight W        the game result's share of the label, 0 to 1 (default 0)\n"
+            "  --quiet           no progress on stderr\n"
+            "\n"
+            "Exit status: 0 written, 2 a usage error, a data file that cannot be read or an\n"
+            "engine that fails, 3 out of memory or the output could not be written.\n",
+            GO_DEFAULT, JOBS_DEFAULT, HASH_DEFAULT, SCALE_DEFAULT);
+}
+
 /* Splits argv into the positional arguments (files) and the options (opts, argv[0] first),
  * knowing which options take a value. */
 static void split_args(int argc, char **argv, const Option *options, char **opts, int *n_opts,
@@ -124,6 +161,17 @@ static int front_end(int argc, char **argv, const char *command, const Option *o
     free(files);
     free(opts);
     return status;
+}
+
+/* *out from text: a number in [min, max]; false when it is none. */
+static bool real_parse(const char *text, double min, double max, double *out)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end || !(v >= min && v <= max))
+        return false;
+    *out = v;
+    return true;
 }
 
 /* ---- texel-data ---------------------------------------------------------------------------- */
@@ -224,12 +272,8 @@ static int run_fit(const char **files, size_t n, int argc, char **argv, void *ct
                          a->validation);
     if (a->seed && !number_parse(a->seed, 0, LONG_MAX, &seed))
         return cli_error("--seed must be a whole number, not '%s'", a->seed);
-    if (a->rate) {
-        char *end;
-        rate = strtod(a->rate, &end);
-        if (end == a->rate || *end || !(rate > 0) || !(rate <= 1000))
-            return cli_error("--rate must be a number above 0 and at most 1000, not '%s'", a->rate);
-    }
+    if (a->rate && (!real_parse(a->rate, 0, 1000, &rate) || rate == 0))
+        return cli_error("--rate must be a number above 0 and at most 1000, not '%s'", a->rate);
     TexelTuneRequest r = { .data = files[0],
                            .out = a->out,
                            .eval_file = a->eval,
@@ -273,4 +317,68 @@ int texel_fit_command(int argc, char **argv)
                                { "--quiet", NULL, &a.quiet },
                                { NULL, NULL, NULL } };
     return front_end(argc, argv, "texel-fit", options, texel_fit_usage, run_fit, &a);
+}
+
+/* ---- texel-label --------------------------------------------------------------------------- */
+
+typedef struct LabelArgs {
+    const char *out, *engine, *go, *jobs, *hash, *scale, *weight;
+    bool quiet;
+} LabelArgs;
+
+static int run_label(const char **files, size_t n, int argc, char **argv, void *ctx)
+{
+    const LabelArgs *a = ctx;
+    long jobs = JOBS_DEFAULT, hash = HASH_DEFAULT;
+    double scale = SCALE_DEFAULT, weight = 0;
+    if (n != 1)
+        return cli_error("texel-label needs one data file of carrera texel-data, not %zu (see "
+                         "carrera texel-label --help)",
+                         n);
+    if (!a->out || !a->out[0])
+        return cli_error("texel-label needs --out FILE, the labelled data file to write");
+    if (!a->engine || !a->engine[0])
+        return cli_error("texel-label needs --engine COMMAND, the UCI engine whose search labels");
+    if (a->go && (!a->go[0] || strchr(a->go, '\n')))
+        return cli_error("--go must be a search limit on one line, such as \"nodes 5000\"");
+    if (a->jobs && !number_parse(a->jobs, 1, 256, &jobs))
+        return cli_error("--jobs must be a whole number from 1 to 256, not '%s'", a->jobs);
+    if (a->hash && !number_parse(a->hash, 0, 65536, &hash))
+        return cli_error("--hash must be a whole number of MB from 0 to 65536, not '%s'", a->hash);
+    if (a->scale && !real_parse(a->scale, 1, 100000, &scale))
+        return cli_error("--scale must be a number of centipawns from 1 to 100000, not '%s'",
+                         a->scale);
+    if (a->weight && !real_parse(a->weight, 0, 1, &weight))
+        return cli_error("--weight must be a number from 0 to 1, not '%s'", a->weight);
+    char *line = options_command_line(argc, argv);
+    if (!line)
+        return run_error(EXIT_FAILED, "out of memory");
+    TexelLabelRequest r = { .data = files[0],
+                            .out = a->out,
+                            .command = a->engine,
+                            .go = a->go ? a->go : GO_DEFAULT,
+                            .jobs = (int)jobs,
+                            .hash_mb = (int)hash,
+                            .scale = scale,
+                            .weight = weight,
+                            .quiet = a->quiet,
+                            .command_line = line };
+    int status = texel_label_run(&r);
+    free(line);
+    return status;
+}
+
+int texel_label_command(int argc, char **argv)
+{
+    LabelArgs a = { 0 };
+    const Option options[] = { { "--out", &a.out, NULL },
+                               { "--engine", &a.engine, NULL },
+                               { "--go", &a.go, NULL },
+                               { "--jobs", &a.jobs, NULL },
+                               { "--hash", &a.hash, NULL },
+                               { "--scale", &a.scale, NULL },
+                               { "--weight", &a.weight, NULL },
+                               { "--quiet", NULL, &a.quiet },
+                               { NULL, NULL, NULL } };
+    return front_end(argc, argv, "texel-label", options, texel_label_usage, run_label, &a);
 }

@@ -4,7 +4,6 @@
 #include "texel_extract.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,34 +18,6 @@
 #include "texel_data.h"
 #include "texel_file.h"
 #include "version.h"
-
-/* The record at the data file's head, grown line by line. */
-typedef struct Record {
-    char *text;
-    size_t len;
-    bool failed; /* memory ran out */
-} Record;
-
-static void record_add(Record *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void record_add(Record *r, const char *fmt, ...)
-{
-    char line[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    size_t n = strlen(line);
-    char *grown = realloc(r->text, r->len + n + 2);
-    if (!grown) {
-        r->failed = true;
-        return;
-    }
-    memcpy(grown + r->len, line, n + 1);
-    r->text = grown;
-    r->len += n;
-    r->text[r->len++] = '\n';
-    r->text[r->len] = '\0';
-}
 
 /* A player as the record names it: "n2500 (carrera, nodes 2500)". */
 static void describe_player(const PlayerConfig *p, char *out, size_t outlen)
@@ -67,7 +38,7 @@ static void describe_player(const PlayerConfig *p, char *out, size_t outlen)
 }
 
 /* The source line of the match result file at path; adds its games to *games. */
-static int describe_source(Record *rec, const char *path, uint64_t *games)
+static int describe_source(TexelRecord *rec, const char *path, uint64_t *games)
 {
     MatchTestsFile f;
     char err[ERRMSG_LEN];
@@ -81,12 +52,13 @@ static int describe_source(Record *rec, const char *path, uint64_t *games)
     char p1[512], p2[512];
     describe_player(&c.players[0], p1, sizeof p1);
     describe_player(&c.players[1], p2, sizeof p2);
-    record_add(rec,
-               "source: %s: %s, %s turns, %zu games, played by carrera %s (revision %s) from %s "
-               "to %s, %s against %s, %d random turns after the opening, seed %llu",
-               path, c.variant->name, turn_rules_name(c.rules.turns), f.n_games, f.prov.version,
-               f.prov.revision, f.prov.start_time, f.prov.end_time[0] ? f.prov.end_time : "?", p1,
-               p2, c.random_plies, (unsigned long long)c.seed);
+    texel_record_add(
+        rec,
+        "source: %s: %s, %s turns, %zu games, played by carrera %s (revision %s) from %s "
+        "to %s, %s against %s, %d random turns after the opening, seed %llu",
+        path, c.variant->name, turn_rules_name(c.rules.turns), f.n_games, f.prov.version,
+        f.prov.revision, f.prov.start_time, f.prov.end_time[0] ? f.prov.end_time : "?", p1, p2,
+        c.random_plies, (unsigned long long)c.seed);
     *games += f.n_games;
     match_config_free(&c);
     match_tests_free(&f);
@@ -143,36 +115,38 @@ static int write_file(const char *path, const char *record, FILE *rows)
 }
 
 /* The record's lines that describe the selection and what it kept. */
-static void describe_counts(Record *rec, const TexelData *d)
+static void describe_counts(TexelRecord *rec, const TexelData *d)
 {
     const TexelCounts *c = &d->counts;
-    record_add(rec,
-               "positions: every position before a turn from turn %d on, its side to move not in "
-               "check, resolved to its quiet leaf (core/engine/quiet.h, this build's default "
-               "evaluation); a leaf in check is dropped",
-               d->skip_plies + 1);
-    record_add(rec,
-               "games: %llu in %llu pairs (%llu lost by a player's fault: none of their "
-               "positions)",
-               (unsigned long long)c->games, (unsigned long long)c->pairs,
-               (unsigned long long)c->faults);
-    record_add(rec,
-               "positions seen: %llu in the opening, %llu in check, %llu not legal in single-move "
-               "chess, %llu with a leaf in check, %llu written (%llu of them resolved to another "
-               "position)",
-               (unsigned long long)c->opening, (unsigned long long)c->in_check,
-               (unsigned long long)c->not_single, (unsigned long long)c->leaf_check,
-               (unsigned long long)c->written, (unsigned long long)c->resolved);
+    texel_record_add(
+        rec,
+        "positions: every position before a turn from turn %d on, its side to move not in "
+        "check, resolved to its quiet leaf (core/engine/quiet.h, this build's default "
+        "evaluation); a leaf in check is dropped",
+        d->skip_plies + 1);
+    texel_record_add(rec,
+                     "games: %llu in %llu pairs (%llu lost by a player's fault: none of their "
+                     "positions)",
+                     (unsigned long long)c->games, (unsigned long long)c->pairs,
+                     (unsigned long long)c->faults);
+    texel_record_add(
+        rec,
+        "positions seen: %llu in the opening, %llu in check, %llu not legal in single-move "
+        "chess, %llu with a leaf in check, %llu written (%llu of them resolved to another "
+        "position)",
+        (unsigned long long)c->opening, (unsigned long long)c->in_check,
+        (unsigned long long)c->not_single, (unsigned long long)c->leaf_check,
+        (unsigned long long)c->written, (unsigned long long)c->resolved);
 }
 
 int texel_extract_run(const TexelExtractRequest *r)
 {
-    Record rec = { 0 };
+    TexelRecord rec = { 0 };
     char now[PROV_TIME_MAX], err[ERRMSG_LEN];
     provenance_now(now);
-    record_add(&rec, "made: %s by carrera %s (revision %s)", now, carrera_version,
-               carrera_revision);
-    record_add(&rec, "command: %s", r->command_line);
+    texel_record_add(&rec, "made: %s by carrera %s (revision %s)", now, carrera_version,
+                     carrera_revision);
+    texel_record_add(&rec, "command: %s", r->command_line);
     Extract x = { 0 };
     int status = EXIT_OK;
     for (size_t i = 0; i < r->n_paths && status == EXIT_OK; i++)

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -27,32 +28,43 @@ int texel_file_write_header(FILE *out, const char *record, char *err, size_t err
     return 0;
 }
 
+int texel_file_write_fen_row(FILE *out, const TexelRow *row, const char *fen, char *err,
+                             size_t errlen)
+{
+    /* a game's result prints as 1, 0.5 or 0; an expectation with four decimals at most */
+    if (fprintf(out, "%.4g\t%s\t%s\t%llu\t%s\n", row->result, row->variant->name,
+                turn_rules_name(row->turns), (unsigned long long)row->pair, fen) < 0)
+        return errmsg_fail(err, errlen, "cannot write the data file: %s", strerror(errno));
+    return 0;
+}
+
 int texel_file_write_row(FILE *out, const TexelRow *row, char *err, size_t errlen)
 {
     Setup s;
     char fen[FEN_MAX];
     position_to_setup(row->pos, &s);
     setup_to_fen(&s, s.castling_text, fen, sizeof fen);
-    const char *result = row->result == 1 ? "1" : row->result == 0 ? "0" : "0.5";
-    if (fprintf(out, "%s\t%s\t%s\t%llu\t%s\n", result, row->variant->name,
-                turn_rules_name(row->turns), (unsigned long long)row->pair, fen) < 0)
-        return errmsg_fail(err, errlen, "cannot write the data file: %s", strerror(errno));
-    return 0;
+    return texel_file_write_fen_row(out, row, fen, err, errlen);
 }
 
-/* Appends line (without its newline) to *record. false when memory runs out. */
-static bool add_record(char **record, size_t *len, const char *line)
+void texel_record_add(TexelRecord *r, const char *fmt, ...)
 {
+    char line[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
     size_t n = strlen(line);
-    char *grown = realloc(*record, *len + n + 2);
-    if (!grown)
-        return false;
-    memcpy(grown + *len, line, n);
-    grown[*len + n] = '\n';
-    grown[*len + n + 1] = '\0';
-    *record = grown;
-    *len += n + 1;
-    return true;
+    char *grown = realloc(r->text, r->len + n + 2);
+    if (!grown) {
+        r->failed = true;
+        return;
+    }
+    memcpy(grown + r->len, line, n + 1);
+    r->text = grown;
+    r->len += n;
+    r->text[r->len++] = '\n';
+    r->text[r->len] = '\0';
 }
 
 /* Reads the row in line (its newline removed) into fn. */
@@ -71,13 +83,13 @@ static int read_row(const char *path, uint64_t at, char *line, TexelRowFn fn, vo
         return errmsg_fail(err, errlen, "%s:%llu: a row has 5 columns separated by tabs (%s)", path,
                            (unsigned long long)at, TEXEL_FILE_HEADER);
     TexelRow row = { 0 };
-    if (strcmp(col[0], "1") == 0)
-        row.result = 1;
-    else if (strcmp(col[0], "0.5") == 0)
-        row.result = 0.5;
-    else if (strcmp(col[0], "0") != 0)
-        return errmsg_fail(err, errlen, "%s:%llu: result '%s' is none of 1, 0.5, 0", path,
-                           (unsigned long long)at, col[0]);
+    char *end;
+    row.result = strtod(col[0], &end);
+    if (end == col[0] || *end || !(row.result >= 0 && row.result <= 1))
+        return errmsg_fail(err, errlen,
+                           "%s:%llu: result '%s' is no number from 0 to 1 (a game's 1, 0.5, 0, or "
+                           "an expectation)",
+                           path, (unsigned long long)at, col[0]);
     row.variant = variant_by_name(col[1]);
     if (!row.variant)
         return errmsg_fail(err, errlen, "%s:%llu: unknown variant '%s'", path,
@@ -107,9 +119,9 @@ int texel_file_read(const char *path, TexelRowFn fn, void *ctx, char **record, c
     FILE *f = fopen(path, "r");
     if (!f)
         return errmsg_fail(err, errlen, "%s: %s", path, strerror(errno));
-    char *line = NULL, *rec = NULL;
+    char *line = NULL;
     size_t line_cap = 0;
-    size_t rec_len = 0;
+    TexelRecord rec = { 0 };
     uint64_t at = 0;
     bool header = false;
     int rc = 0;
@@ -125,8 +137,11 @@ int texel_file_read(const char *path, TexelRowFn fn, void *ctx, char **record, c
                                  "not \"%s\")",
                                  path, TEXEL_FILE_TAG);
         } else if (!header && strncmp(line, "# ", 2) == 0) {
-            if (record && !add_record(&rec, &rec_len, line + 2))
-                rc = errmsg_fail(err, errlen, "%s: out of memory", path);
+            if (record) {
+                texel_record_add(&rec, "%s", line + 2);
+                if (rec.failed)
+                    rc = errmsg_fail(err, errlen, "%s: out of memory", path);
+            }
         } else if (!header) {
             header = true;
             if (strcmp(line, TEXEL_FILE_HEADER) != 0)
@@ -144,8 +159,8 @@ int texel_file_read(const char *path, TexelRowFn fn, void *ctx, char **record, c
     fclose(f);
     free(line);
     if (rc == 0 && record)
-        *record = rec;
+        *record = rec.text;
     else
-        free(rec);
+        free(rec.text);
     return rc;
 }

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* `carrera texel-data` and `carrera texel-fit` end to end: two tiny matches (chess and
- * Capablanca under the classic Marseillais rules) into a data file whose record names both and
- * whose rows read back; a short fit of it whose [eval] file `carrera bench --eval` loads and whose
- * summary gives every class; bad files and options refused with status 2 naming the cause. */
+/* `carrera texel-data`, `carrera texel-label` and `carrera texel-fit` end to end: two tiny matches
+ * (chess and Capablanca under the classic Marseillais rules) into a data file whose record names
+ * both and whose rows read back; the same rows labelled by `carrera uci`'s search (the same labels
+ * from one engine or two, a weight of 1 giving back the games' results, White's expectation on
+ * either side to move) and by Fairy-Stockfish's on Capablanca random arrays; a short fit of it
+ * whose [eval] file `carrera bench --eval` loads and whose summary gives every class; bad files and
+ * options refused with status 2 naming the cause. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdarg.h>
@@ -15,12 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "files.h"
 #include "run.h"
 
-#ifndef CARRERA_BIN
-#error "CARRERA_BIN must be defined"
+#if !defined(CARRERA_BIN) || !defined(CARRERA_FAIRY_STOCKFISH)
+#error "CARRERA_BIN and CARRERA_FAIRY_STOCKFISH must be defined"
 #endif
 
 /* Node limits make the games the same at every run; the players differ so the two games of a
@@ -101,6 +105,132 @@ static void data_file_is_made_with_its_record(void **state)
     free(text);
 }
 
+/* The rows of the data file at path after its column header, and their count. */
+static char *rows_of(const char *path, int *count)
+{
+    size_t n;
+    char *text = read_bytes(path, &n);
+    char *rows = strstr(text, "result\tvariant\tturns\tpair\tfen\n");
+    assert_non_null(rows);
+    rows = strdup(rows);
+    free(text);
+    *count = 0;
+    for (const char *c = rows; *c; c++)
+        *count += *c == '\n';
+    return rows;
+}
+
+static Run label(const char *in, const char *out, const char *jobs, const char *weight)
+{
+    return carrera((const char *[]){ "texel-label", in, "--engine", CARRERA_BIN " uci", "--go",
+                                     "depth 2", "--jobs", jobs, "--weight", weight, "--out", out,
+                                     "--quiet", NULL });
+}
+
+static void labels_come_from_a_search(void **state)
+{
+    (void)state;
+    char one[512], two[512], same[512];
+    path_of(one, sizeof one, "labelled1.tsv");
+    path_of(two, sizeof two, "labelled2.tsv");
+    path_of(same, sizeof same, "weight1.tsv");
+    Run r = label(data, one, "1", "0");
+    if (r.status != 0)
+        fail_msg("status %d: %s", r.status, r.err);
+    assert_contains(r.out, "labels: White's expectation from Carrera ");
+    run_free(&r);
+    r = label(data, two, "2", "0");
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    r = label(data, same, "2", "1");
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    int n_data, n_one, n_two, n_same;
+    char *rows = rows_of(data, &n_data), *rows1 = rows_of(one, &n_one),
+         *rows2 = rows_of(two, &n_two), *rows_same = rows_of(same, &n_same);
+    assert_true(n_data > 20);
+    assert_int_equal(n_one, n_data);
+    assert_int_equal(n_two, n_data);
+    assert_string_equal(rows1, rows2); /* each position from a new game: jobs change nothing */
+    assert_string_equal(rows_same, rows);
+    /* labels are expectations, not results: some lie strictly between them */
+    int between = 0;
+    for (const char *line = strchr(rows1, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+        double v = strtod(line, NULL);
+        assert_true(v >= 0 && v <= 1);
+        between += v > 0 && v < 1 && v != 0.5;
+    }
+    assert_true(between > n_data / 2);
+    char *text = read_bytes(one, &(size_t){ 0 });
+    assert_contains(text, "# command: carrera texel-data "); /* the source's record kept */
+    assert_contains(text, "# labelled: ");
+    assert_contains(text, "`go depth 2` from a new game in each position");
+    free(text);
+    free(rows);
+    free(rows1);
+    free(rows2);
+    free(rows_same);
+}
+
+/* White a queen up: White's expectation near 1 with either side to move. */
+static void labels_are_whites(void **state)
+{
+    (void)state;
+    char in[512], out[512];
+    path_of(in, sizeof in, "queen.tsv");
+    path_of(out, sizeof out, "queen-labelled.tsv");
+    const char *text = "# carrera texel positions 1\nresult\tvariant\tturns\tpair\tfen\n"
+                       "0\tchess\tsingle\t0\t4k3/pppp4/8/8/8/8/PPPP4/3QK3 w - - 0 30\n"
+                       "0\tchess\tsingle\t0\t4k3/pppp4/8/8/8/8/PPPP4/3QK3 b - - 0 30\n";
+    write_bytes(in, text, strlen(text));
+    Run r = label(in, out, "1", "0.5");
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    int n;
+    char *rows = rows_of(out, &n);
+    assert_int_equal(n, 3);
+    const char *line = strchr(rows, '\n') + 1;
+    for (int i = 0; i < 2; i++, line = strchr(line, '\n') + 1) {
+        double v = strtod(line, NULL); /* half the game's 0, half an expectation near 1 */
+        if (!(v > 0.45 && v <= 0.5))
+            fail_msg("row %d: label %g", i, v);
+    }
+    free(rows);
+}
+
+/* The engine the labels are for: Fairy-Stockfish on Capablanca random arrays (UCI_Variant
+ * caparandom with UCI_Chess960). */
+static void fairy_stockfish_labels(void **state)
+{
+    (void)state;
+    if (access(CARRERA_FAIRY_STOCKFISH, X_OK) != 0)
+        skip();
+    char in[512], out[512];
+    path_of(in, sizeof in, "caparandom.tsv");
+    path_of(out, sizeof out, "caparandom-labelled.tsv");
+    const char *text =
+        "# carrera texel positions 1\nresult\tvariant\tturns\tpair\tfen\n"
+        "1\tcaparandom\tsingle\t0\trbqnkcnabr/pppppppppp/10/10/10/10/PPPPPPPPPP/RBQNKCNABR w "
+        "KQkq - 0 1\n"
+        "1\tcaparandom\tsingle\t0\trb1nkcnabr/pppppppppp/10/10/10/10/PPPPPPPPPP/RBQNKCNABR b "
+        "KQkq - 0 1\n";
+    write_bytes(in, text, strlen(text));
+    Run r = carrera((const char *[]){ "texel-label", in, "--engine", CARRERA_FAIRY_STOCKFISH,
+                                      "--go", "nodes 2000", "--out", out, NULL });
+    if (r.status != 0)
+        fail_msg("status %d: %s", r.status, r.err);
+    assert_contains(r.out, "Fairy-Stockfish");
+    run_free(&r);
+    int n;
+    char *rows = rows_of(out, &n);
+    assert_int_equal(n, 3);
+    const char *line = strchr(rows, '\n') + 1;
+    double start = strtod(line, NULL), queen_up = strtod(strchr(line, '\n') + 1, NULL);
+    if (!(start > 0.3 && start < 0.7 && queen_up > 0.9))
+        fail_msg("labels %g (the start) and %g (White a queen up)", start, queen_up);
+    free(rows);
+}
+
 static void fit_writes_an_eval_file_the_engine_loads(void **state)
 {
     (void)state;
@@ -149,6 +279,20 @@ static void bad_input_is_refused(void **state)
         { { "texel-fit", data, "--out", out, "--validation", "0", NULL }, "--validation" },
         { { "texel-fit", data, "--out", out, "--rate", "x", NULL }, "--rate" },
         { { "texel-fit", data, "--out", out, "--bogus", NULL }, "--bogus" },
+        { { "texel-label", data, "--out", out, NULL }, "--engine" },
+        { { "texel-label", data, "--engine", "carrera-no-such-engine", "--out", out, NULL },
+          "carrera-no-such-engine" },
+        { { "texel-label", data, "--engine", CARRERA_BIN " uci", "--out", out, "--weight", "2",
+            NULL },
+          "--weight" },
+        { { "texel-label", data, "--engine", CARRERA_BIN " uci", "--out", out, "--jobs", "0",
+            NULL },
+          "--jobs" },
+        { { "texel-label", text_file, "--engine", CARRERA_BIN " uci", "--out", out, NULL },
+          "not a Texel data file" },
+        { { "texel-label", data, "--engine", CARRERA_BIN " uci", "--out", out, "--go", "bogus 3",
+            NULL },
+          "position 1" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Run r = carrera(cases[i].args);
@@ -163,6 +307,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(data_file_is_made_with_its_record),
+        cmocka_unit_test(labels_come_from_a_search),
+        cmocka_unit_test(labels_are_whites),
+        cmocka_unit_test(fairy_stockfish_labels),
         cmocka_unit_test(fit_writes_an_eval_file_the_engine_loads),
         cmocka_unit_test(bad_input_is_refused),
     };
