@@ -11,8 +11,8 @@
 
 #include <stdio.h>
 
-/* Run `carrera texel-data ARGS`, `carrera texel-fit ARGS`, `carrera texel-label ARGS` (argv[0] the command); return the
- * exit status. */
+/* Run `carrera texel-data ARGS`, `carrera texel-fit ARGS`, `carrera texel-label ARGS` (argv[0] the
+ * command); return the exit status. */
 int texel_data_command(int argc, char **argv);
 int texel_fit_command(int argc, char **argv);
 int texel_label_command(int argc, char **argv);
