@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* `carrera texel-data` and `carrera texel-fit` (texel_command.h): the options parsed and
- * validated into a request, the texel layer called with it. */
+/* `carrera texel-data`, `carrera texel-label` and `carrera texel-fit` (texel_command.h): the
+ * options parsed and validated into a request, the texel layer called with it. */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "texel_command.h"
 
 #include <limits.h>
@@ -326,6 +327,29 @@ typedef struct LabelArgs {
     bool quiet;
 } LabelArgs;
 
+/* Whether go is a finite search limit: pairs of nodes, depth or movetime and a whole number above
+ * 0 (anything else an engine might ignore and search without end). */
+static bool go_limit_valid(const char *go)
+{
+    char copy[256];
+    if (strlen(go) >= sizeof copy)
+        return false;
+    strcpy(copy, go);
+    int pairs = 0;
+    char *save = NULL;
+    for (char *key = strtok_r(copy, " ", &save); key; key = strtok_r(NULL, " ", &save)) {
+        char *value = strtok_r(NULL, " ", &save);
+        long v;
+        if (!value ||
+            (strcmp(key, "nodes") != 0 && strcmp(key, "depth") != 0 &&
+             strcmp(key, "movetime") != 0) ||
+            !number_parse(value, 1, LONG_MAX, &v))
+            return false;
+        pairs++;
+    }
+    return pairs > 0;
+}
+
 static int run_label(const char **files, size_t n, int argc, char **argv, void *ctx)
 {
     const LabelArgs *a = ctx;
@@ -339,8 +363,10 @@ static int run_label(const char **files, size_t n, int argc, char **argv, void *
         return cli_error("texel-label needs --out FILE, the labelled data file to write");
     if (!a->engine || !a->engine[0])
         return cli_error("texel-label needs --engine COMMAND, the UCI engine whose search labels");
-    if (a->go && (!a->go[0] || strchr(a->go, '\n')))
-        return cli_error("--go must be a search limit on one line, such as \"nodes 5000\"");
+    if (a->go && !go_limit_valid(a->go))
+        return cli_error("--go must be one or more of nodes N, depth N, movetime MS (whole "
+                         "numbers above 0), such as \"nodes 5000\", not '%s'",
+                         a->go);
     if (a->jobs && !number_parse(a->jobs, 1, 256, &jobs))
         return cli_error("--jobs must be a whole number from 1 to 256, not '%s'", a->jobs);
     if (a->hash && !number_parse(a->hash, 0, 65536, &hash))

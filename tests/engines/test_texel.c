@@ -292,7 +292,11 @@ static void bad_input_is_refused(void **state)
           "not a Texel data file" },
         { { "texel-label", data, "--engine", CARRERA_BIN " uci", "--out", out, "--go", "bogus 3",
             NULL },
-          "position 1" },
+          "--go" },
+        { { "texel-label", data, "--engine", CARRERA_BIN " uci", "--out", out, "--go",
+            "nodes 100 depth", NULL },
+          "--go" },
+        { { "texel-label", data, "--engine", "/bin/false", "--out", out, NULL }, "position 1" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Run r = carrera(cases[i].args);
