@@ -348,6 +348,11 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
 
     PlyData *pd = &s->ply[ply];
     const int off = root ? 0 : hash_first(s, p, &hash_turn, false);
+    /* a hash turn that captures or promotes: the quiet turns are unlikely to do better, and late
+     * ones are reduced a ply more */
+    int hash_attacker;
+    const bool hash_capture =
+        hash_turn.n && search_order_gain(p, &hash_turn, us, &hash_attacker) > 0;
     OrderContext oc = order_context(s, ply);
     /* Under the double-move rules, below the root, the turns that capture or promote are listed
      * first and the rest only when none of them cuts off: the order is the same (every capture
@@ -437,6 +442,8 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
                 r = reduction + (!improving && reduction > 1);
                 if (pv_node)
                     r--;
+                if (hash_capture)
+                    r++;
                 if (turn_same(&t, &pd->killers[0]) || turn_same(&t, &pd->killers[1]))
                     r--;
                 if (r > new_depth - 1)
