@@ -149,6 +149,7 @@ static int label_row(Worker *w, LabelRow *k, char *err, size_t errlen)
     snprintf(go, sizeof go, "go %s", r->go);
     UciSearchAnswer a;
     if (uci_client_new_game(&w->engine, err, errlen) != 0) {
+        uci_client_stop(&w->engine); /* its state unknown: not left running */
         w->up = false;
         return -1;
     }
