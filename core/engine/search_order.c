@@ -69,6 +69,8 @@ int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, un
             score = (1 << 23) + 1;
         else if (turn_same(t, &pd->killers[1]))
             score = 1 << 23;
+        else if (c->counter && turn_same(t, c->counter))
+            score = 1 << 22;
         else {
             score = turn_history(h, us, t);
             if (c->cont[0] || c->cont[1]) {
@@ -174,6 +176,8 @@ void search_order_cut(PlyData *pd, SearchHistory *h, const OrderContext *c, cons
     if (bonus > HISTORY_BONUS_MAX)
         bonus = HISTORY_BONUS_MAX;
     update_history(h, c, p, us, t, bonus);
+    if (c->counter)
+        *c->counter = *t;
     for (int i = 0; i < n_tried; i++)
         update_history(h, c, p, us, &tried[i], -bonus);
 }

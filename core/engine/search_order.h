@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The search's move ordering (private to the search's files): the hash turn, captures that do not
  * lose material (most valuable victim, least valuable attacker), two killer turns per ply, the
+ * counter turn (the quiet turn that last cut off after the enemy's last turn), the
  * history of quiet turns that cut off (with the continuation histories after the turns one and
  * two plies before), and last the captures that lose material. What runs for
  * every turn searched (a turn's material gain, a comparison of turns) is inline. */
@@ -39,12 +40,16 @@ typedef short ContinuationRow[PIECE_INDEX_NB][MAX_SQUARES];
 typedef struct SearchHistory {
     int v[2][MAX_SQUARES][MAX_SQUARES];
     ContinuationRow cont[PIECE_INDEX_NB][MAX_SQUARES];
+    Turn counter[PIECE_INDEX_NB][MAX_SQUARES]; /* after an enemy turn (its piece and target), the
+                                                * quiet turn that last cut off (n 0: none) */
 } SearchHistory;
 
 /* The continuation rows that score a node's quiet turns: those of the turns one and two plies
- * before it; NULL where there is none (the root, a null move, the double-move rules). */
+ * before it, and the counter turn's entry of the turn one ply before; NULL where there is none
+ * (the root, a null move, the double-move rules). */
 typedef struct OrderContext {
     ContinuationRow *cont[2];
+    Turn *counter; /* the counter turn's entry of the turn one ply before (NULL: none) */
 } OrderContext;
 
 /* The piece index of p's piece on the from-square of m, its mover. */
@@ -126,8 +131,9 @@ int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, un
 /* The k-th turn in order: the best of order[k..count) is moved into place first. */
 const Turn *search_order_pick(PlyData *pd, int k, int count);
 
-/* The quiet turn t of p cut off at depth: it becomes the ply's first killer, its histories (c's
- * continuation rows too) rise, and those of the quiet turns tried[0..n_tried) before it fall. */
+/* The quiet turn t of p cut off at depth: it becomes the ply's first killer and c's counter
+ * turn, its histories (c's continuation rows too) rise, and those of the quiet turns
+ * tried[0..n_tried) before it fall. */
 void search_order_cut(PlyData *pd, SearchHistory *h, const OrderContext *c, const Position *p,
                       const Turn *t, int depth, const Turn *tried, int n_tried);
 

@@ -92,12 +92,15 @@ static int evaluate_node(const Searcher *s, const Position *p) { return evaluate
 /* The continuation rows of the node at ply: those of the turns one and two plies before it. */
 static OrderContext order_context(Searcher *s, int ply)
 {
-    OrderContext c = { { NULL, NULL } };
+    OrderContext c = { { NULL, NULL }, NULL };
     for (int i = 0; i < 2 && !s->double_moves; i++) {
         int back = ply - 1 - i;
-        if (back >= 0 && s->moved[back] >= 0)
-            c.cont[i] =
-                &s->history.cont[s->moved[back] / MAX_SQUARES][s->moved[back] % MAX_SQUARES];
+        if (back >= 0 && s->moved[back] >= 0) {
+            const int piece = s->moved[back] / MAX_SQUARES, to = s->moved[back] % MAX_SQUARES;
+            c.cont[i] = &s->history.cont[piece][to];
+            if (i == 0)
+                c.counter = &s->history.counter[piece][to];
+        }
     }
     return c;
 }
