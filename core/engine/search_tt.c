@@ -10,10 +10,12 @@ bool search_tt_alloc(SearchTT *tt, size_t hash_mb)
     size_t n = hash_mb * 1024 * 1024 / sizeof(TTBucket);
     if (n == 0)
         n = 1;
-    TTBucket *b = calloc(n, sizeof *b);
+    TableMemory m;
+    TTBucket *b = table_memory_alloc(&m, n * sizeof *b);
     if (!b)
         return false;
-    free(tt->buckets);
+    table_memory_free(&tt->memory);
+    tt->memory = m;
     tt->buckets = b;
     tt->n_buckets = n;
     return true;
@@ -21,7 +23,7 @@ bool search_tt_alloc(SearchTT *tt, size_t hash_mb)
 
 void search_tt_free(SearchTT *tt)
 {
-    free(tt->buckets);
+    table_memory_free(&tt->memory);
     tt->buckets = NULL;
     tt->n_buckets = 0;
 }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "search.h"
+#include "table_memory.h"
 
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
@@ -42,7 +43,8 @@ typedef struct TTBucket {
 } TTBucket;
 
 typedef struct SearchTT {
-    TTBucket *buckets;
+    TTBucket *buckets; /* aligned inside memory */
+    TableMemory memory;
     size_t n_buckets;
     uint8_t generation; /* of the search in progress: one more per search */
 } SearchTT;

@@ -6,15 +6,12 @@
  * depth is folded into the key so that one position's counts at different depths never match
  * each other; the depth byte is there to choose what to replace. A second level, when there is
  * one, is asked after a miss at its depths and given the counts of those depths. */
-#define _DEFAULT_SOURCE /* mmap, madvise */
-
 #include "perft_tt.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
+
+#include "table_memory.h"
 
 typedef struct Entry {
     _Atomic uint64_t check, data; /* key high half ^ data; count << 8 | depth */
@@ -29,40 +26,18 @@ typedef struct Bucket {
 
 struct PerftTT {
     Bucket *buckets; /* aligned inside memory */
-    void *memory;
-    size_t mapped;        /* bytes mapped with mmap, 0 when memory came from calloc */
+    TableMemory memory;
     size_t n;             /* buckets */
     size_t stride;        /* bucket i is at buckets[i * stride] */
     PerftTTShared shared; /* min_depth 0: no second level */
 };
 
-#define HUGE_PAGE ((size_t)2 << 20)
-
-/* Zeroed memory for n buckets, mapped lazily by the system: a table of gigabytes costs nothing
- * until used and nothing to clear. On Linux in transparent huge pages where the system allows
- * them, so that random probes into a large table do not spend their time in page faults and TLB
- * misses (docs/benchmarks.md, "Measurements behind the design"). */
+/* Zeroed memory for n buckets, mapped lazily by the system in huge pages (table_memory.h): a
+ * table of gigabytes costs nothing until used and nothing to clear. */
 static bool allocate(PerftTT *tt, size_t n)
 {
-    size_t bytes = n * sizeof(Bucket);
-#ifdef __linux__
-    if (bytes >= HUGE_PAGE) {
-        size_t mapped = bytes + HUGE_PAGE;
-        void *m = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED)
-            return false;
-        uintptr_t aligned = ((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-        madvise((void *)aligned, bytes, MADV_HUGEPAGE); /* a hint: failure changes nothing */
-        tt->memory = m;
-        tt->mapped = mapped;
-        tt->buckets = (Bucket *)aligned;
-        return true;
-    }
-#endif
-    tt->memory = calloc(n + 1, sizeof(Bucket));
-    tt->mapped = 0;
-    tt->buckets = (Bucket *)(((uintptr_t)tt->memory + 63) & ~(uintptr_t)63);
-    return tt->memory != NULL;
+    tt->buckets = table_memory_alloc(&tt->memory, n * sizeof(Bucket));
+    return tt->buckets != NULL;
 }
 
 /* How many buckets fit in bytes (at least one). */
@@ -97,13 +72,8 @@ PerftTT *perft_tt_new(size_t bytes) { return perft_tt_new_spread(bytes, bytes); 
 
 void perft_tt_free(PerftTT *tt)
 {
-    if (tt && tt->mapped) {
-#ifdef __linux__
-        munmap(tt->memory, tt->mapped);
-#endif
-    } else if (tt) {
-        free(tt->memory);
-    }
+    if (tt)
+        table_memory_free(&tt->memory);
     free(tt);
 }
 
