@@ -41,9 +41,7 @@ void table_memory_free(TableMemory *m)
     if (m->mapped)
         munmap(m->memory, m->mapped);
     else
-        free(m->memory);
-#else
-    free(m->memory);
 #endif
+        free(m->memory);
     *m = (TableMemory){ NULL, 0 };
 }

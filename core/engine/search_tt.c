@@ -2,7 +2,6 @@
 /* The search's transposition table (search_tt.h). */
 #include "search_tt.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 bool search_tt_alloc(SearchTT *tt, size_t hash_mb)

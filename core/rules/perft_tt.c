@@ -32,14 +32,6 @@ struct PerftTT {
     PerftTTShared shared; /* min_depth 0: no second level */
 };
 
-/* Zeroed memory for n buckets, mapped lazily by the system in huge pages (table_memory.h): a
- * table of gigabytes costs nothing until used and nothing to clear. */
-static bool allocate(PerftTT *tt, size_t n)
-{
-    tt->buckets = table_memory_alloc(&tt->memory, n * sizeof(Bucket));
-    return tt->buckets != NULL;
-}
-
 /* How many buckets fit in bytes (at least one). */
 static size_t buckets_in(size_t bytes)
 {
@@ -54,8 +46,10 @@ PerftTT *perft_tt_new_spread(size_t bytes, size_t span)
     if (!tt)
         return NULL;
     /* Zero bytes are empty entries (depth 0 is never stored): lock-free 64-bit atomics are
-     * plain words, so zero bytes are zero values. */
-    if (!allocate(tt, slots)) {
+     * plain words, so zero bytes are zero values. The memory is mapped lazily in huge pages
+     * (table_memory.h): a table of gigabytes costs nothing until used and nothing to clear. */
+    tt->buckets = table_memory_alloc(&tt->memory, slots * sizeof(Bucket));
+    if (!tt->buckets) {
         free(tt);
         return NULL;
     }
