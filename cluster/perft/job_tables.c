@@ -30,10 +30,10 @@ static double mb(size_t bytes) { return (double)bytes / (1 << 20); }
 
 /* What the shared table takes of the hash, on every rank (collective): the setting, else a
  * quarter; but all of it save a sixty-fourth when every part is reached through shared memory and
- * counts of depth 2 are shared. The shared table is then as near as the own one and holds every
- * count the own one would, which only repeats it at the price of a second read of memory a probe
- * (on 2 ranks under load, docs/cluster.md, a sixty-fourth was faster than a quarter in each of 3
- * alternating runs). */
+ * the depth is 2 or left to the job. The shared table is then as near as the own one and holds
+ * the deep counts the own one would, which only repeats them at the price of a second read of
+ * memory a probe (on 2 ranks under load, docs/cluster.md, a sixty-fourth was faster than a quarter
+ * in each of 3 alternating runs at depth 2; at depth 3 as fast as three quarters). */
 static size_t shared_part(const PerftRun *job)
 {
     if (job->shared_bytes != PERFT_SHARED_AUTO)
@@ -98,13 +98,14 @@ void job_tables_init(JobTables *t, const PerftRun *job, UnitCounter *counter, co
     }
     const double latency = shared_table_latency(t->shared, LATENCY_PROBES);
     double subtree = 0;
-    /* Every part in shared memory: a shared probe costs what a probe of the own table does, and
-     * every count the own table keeps is worth sharing (shared_part counted on it). */
-    const bool node_wide = shared_table_direct_ranks(t->shared) == ranks;
+    /* Measured also when every part is in shared memory: a probe there costs what a probe of
+     * the own table does only where shared memory is as cheap to reach as a process's own. On a
+     * virtual machine that shadows the page tables it is not (its 4 KB pages, against the own
+     * table's 2 MB): there a probe of another rank took 0.3 to 0.7 us, and Capablanca perft 7
+     * on 2 ranks took 14.4 s shared from depth 2, 12.9 s from the depth measured, 3 (medians of
+     * three alternated runs, docs/cluster.md). */
     if (job->shared_depth > 0)
         t->min_depth = job->shared_depth;
-    else if (node_wide)
-        t->min_depth = SHARED_MIN_DEPTH;
     else
         t->min_depth =
             (int)comm_broadcast(comm_rank() == 0 ? measure_depth(job, root, latency, &subtree) : 0);
@@ -114,11 +115,6 @@ void job_tables_init(JobTables *t, const PerftRun *job, UnitCounter *counter, co
     char how[160];
     if (job->shared_depth > 0)
         snprintf(how, sizeof how, "set; a probe of another rank %.2f us", latency * 1e6);
-    else if (node_wide)
-        snprintf(how, sizeof how,
-                 "all of them: every part in shared memory, a probe of another "
-                 "rank %.2f us",
-                 latency * 1e6);
     else
         snprintf(how, sizeof how,
                  "measured: a probe of another rank %.2f us, a subtree of that depth %.0f us",

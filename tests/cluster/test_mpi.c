@@ -273,9 +273,9 @@ static Result shared_job(const char *name, const char *const *extra)
 }
 
 /* The shared table on by default over several ranks (here from depth 2, where every rank reaches
- * it all the time; and with its depth and size left to the job, which on one node shares every
- * count through shared memory), off when asked, and holding nothing (every shared probe misses):
- * the same total each time, and the provenance and /perft/work say which table was used. */
+ * it all the time; and with its depth and size left to the job, which measures the depth), off
+ * when asked, and holding nothing (every shared probe misses): the same total each time, and the
+ * provenance and /perft/work say which table was used. */
 static void test_shared_table(void **state)
 {
     (void)state;
@@ -297,7 +297,7 @@ static void test_shared_table(void **state)
     const char *const none[] = { NULL };
     r = shared_job("auto", none);
     if (ranks > 1) {
-        assert_non_null(strstr(r.tables, "counts of depth 2 and more (all of them"));
+        assert_non_null(strstr(r.tables, "(measured: a probe of another rank"));
         assert_true(r.shared_probes > 0 && r.shared_remote > 0);
     }
     free(r.units);
