@@ -322,6 +322,20 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The i-th of the buckets a latency measurement reads: far apart, as a job's probes are, so that
+ * the caches hold none of them. */
+static size_t far_bucket(const SharedTable *t, int i)
+{
+    return (size_t)((uint64_t)i * 0x9E3779B97F4A7C15ull % t->per_rank);
+}
+
+/* A bucket in the same 4 KB page as bucket b (64 buckets of 64 bytes a page) but 2 KB away from
+ * it, or b itself when that one is past the part's end. */
+static size_t page_neighbour(const SharedTable *t, size_t b)
+{
+    return (b ^ 32) < t->per_rank ? b ^ 32 : b;
+}
+
 double shared_table_latency(SharedTable *t, int n)
 {
     double median = 0;
@@ -330,17 +344,15 @@ double shared_table_latency(SharedTable *t, int n)
     if (times && t->per_rank > 0 && size > 1) {
         const int next = (t->rank + 1) % size;
         uint64_t words[WORDS];
-        /* A first pass over the same buckets, untimed: a process's first access to a page of
-         * shared memory may cost a fault (30 to 130 us a page on a virtual machine that shadows
-         * the page tables), which a job pays once a page, not once a probe. */
+        /* First a read of another bucket of each page, untimed: a process's first access to a
+         * page of shared memory may cost a fault (30 to 130 us a page on a virtual machine that
+         * shadows the page tables), which a job pays once a page, not once a probe; the bucket
+         * timed then is still one the caches do not hold. */
         for (int i = 0; i < n; i++)
-            read_bucket(t, next, (size_t)((uint64_t)i * 0x9E3779B97F4A7C15ull % t->per_rank),
-                        words);
+            read_bucket(t, next, page_neighbour(t, far_bucket(t, i)), words);
         for (int i = 0; i < n; i++) {
             const double start = monotonic_seconds();
-            /* Buckets far apart, as a job's probes are: not one the caches hold. */
-            read_bucket(t, next, (size_t)((uint64_t)i * 0x9E3779B97F4A7C15ull % t->per_rank),
-                        words);
+            read_bucket(t, next, far_bucket(t, i), words);
             times[i] = monotonic_seconds() - start;
         }
         qsort(times, (size_t)n, sizeof *times, cmp_double);
