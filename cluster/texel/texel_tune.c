@@ -261,7 +261,7 @@ static int load(Load *l, char **record)
     char err[ERRMSG_LEN];
     if (texel_file_read(l->r->data, count_row, &l->total, NULL, err, sizeof err) != 0)
         return run_error(EXIT_USAGE, "%s", err);
-    if (eval_linear_init(&l->lin, &l->r->start, err, sizeof err) != 0)
+    if (eval_linear_init(&l->lin, &l->r->start, l->r->fit, err, sizeof err) != 0)
         return run_error(EXIT_FAILED, "%s", err);
     l->coef = malloc((size_t)l->lin.n * sizeof *l->coef);
     if (!l->coef || texel_set_init(&l->train, l->lin.n, err, sizeof err) != 0 ||

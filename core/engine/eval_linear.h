@@ -23,15 +23,18 @@ typedef struct EvalLinear {
     EvalParams base; /* theta0 */
     int n;           /* parameters, in eval_param_list's order */
     Eval at_base;
-    Eval *probe; /* [n]: base with parameter j raised by EVAL_LINEAR_STEP */
+    Eval *probe;  /* [n]: base with parameter j raised by EVAL_LINEAR_STEP, where measured */
+    bool *probed; /* [n]: whether coefficient j is measured (the others read 0) */
 } EvalLinear;
 
-/* Prepares the probes about base. 0, or -1 with a message when memory runs out. */
-int eval_linear_init(EvalLinear *l, const EvalParams *base, char *err, size_t errlen);
+/* Prepares the probes about base, for the parameters marked in which (NULL: all of them; a fit of
+ * a few saves the evaluations of the rest). 0, or -1 with a message when memory runs out. */
+int eval_linear_init(EvalLinear *l, const EvalParams *base, const bool *which, char *err,
+                     size_t errlen);
 void eval_linear_free(EvalLinear *l);
 
 /* White's score of p at the base (the return) and coef[0..l->n), the change of White's score per
- * unit of each parameter. */
+ * unit of each parameter (0 for those not probed). */
 int eval_linear_at(const EvalLinear *l, const Position *p, float *coef);
 
 /* White's score of p under the evaluation e. */

@@ -135,7 +135,7 @@ static void linear_form_predicts_evaluate(void **state)
     }
     EvalLinear lin;
     char err[ERRMSG_LEN];
-    assert_int_equal(eval_linear_init(&lin, &base, err, sizeof err), 0);
+    assert_int_equal(eval_linear_init(&lin, &base, NULL, err, sizeof err), 0);
     assert_int_equal(lin.n, n);
     Eval e_other;
     eval_prepare(&e_other, &other);
@@ -155,6 +155,38 @@ static void linear_form_predicts_evaluate(void **state)
     /* only the integer divisions' rounding, a few centipawns at most */
     if (worst > 4)
         fail_msg("the linear form is %g cp off evaluate()", worst);
+}
+
+/* Probing only some parameters gives exactly their coefficients, and 0 for the rest. */
+static void linear_form_probes_only_those_asked(void **state)
+{
+    (void)state;
+    EvalParams base;
+    eval_defaults(&base);
+    int n;
+    (void)eval_param_list(&n);
+    static bool which[1024];
+    assert_true(n <= 1024);
+    for (int j = 0; j < n; j++)
+        which[j] = j % 7 == 3;
+    EvalLinear all, some;
+    char err[ERRMSG_LEN];
+    assert_int_equal(eval_linear_init(&all, &base, NULL, err, sizeof err), 0);
+    assert_int_equal(eval_linear_init(&some, &base, which, err, sizeof err), 0);
+    static float coef_all[1024], coef_some[1024];
+    int nonzero = 0;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        Position p;
+        random_quiet_candidate("capablanca", seed, &p);
+        assert_int_equal(eval_linear_at(&some, &p, coef_some), eval_linear_at(&all, &p, coef_all));
+        for (int j = 0; j < n; j++) {
+            assert_true(coef_some[j] == (which[j] ? coef_all[j] : 0));
+            nonzero += which[j] && coef_all[j] != 0;
+        }
+    }
+    assert_true(nonzero > 0);
+    eval_linear_free(&all);
+    eval_linear_free(&some);
 }
 
 /* ---- the extraction ---- */
@@ -362,6 +394,7 @@ int main(void)
         cmocka_unit_test(leaf_skips_a_losing_capture),
         cmocka_unit_test(leaf_score_is_the_leaf_evaluation),
         cmocka_unit_test(linear_form_predicts_evaluate),
+        cmocka_unit_test(linear_form_probes_only_those_asked),
         cmocka_unit_test(extraction_filters_by_hand),
         cmocka_unit_test(extraction_refuses_bad_games),
         cmocka_unit_test(data_file_round_trip),
