@@ -36,6 +36,9 @@
 #include "variant.h"
 #include "version.h"
 
+/* The most turns `go searchmoves` takes (more than any position of single-move chess has). */
+#define UCI_SEARCHMOVES_MAX 512
+
 typedef struct Uci {
     FILE *out;
     pthread_mutex_t out_lock; /* the search thread writes info and bestmove lines too */
@@ -49,7 +52,9 @@ typedef struct Uci {
     bool searching; /* a search thread exists and has not been joined */
     bool infinite;  /* it may print bestmove only after `stop` */
     atomic_bool stop;
-    EngineGo go; /* what the search thread searches with */
+    EngineGo go;                           /* what the search thread searches with */
+    Turn searchmoves[UCI_SEARCHMOVES_MAX]; /* go searchmoves: the root turns to search */
+    size_t n_searchmoves;
 } Uci;
 
 static void reply(Uci *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -198,6 +203,43 @@ static void finish_search(Uci *u)
 }
 
 /* ---- commands ------------------------------------------------------------------------------ */
+
+/* Whether w is one of the words of `go` (where a list of turns after searchmoves ends). */
+static bool go_word(const char *w)
+{
+    static const char *const words[] = { "searchmoves", "ponder",    "wtime", "btime", "winc",
+                                         "binc",        "movestogo", "depth", "nodes", "mate",
+                                         "movetime",    "infinite",  "perft" };
+    for (size_t k = 0; k < sizeof words / sizeof *words; k++)
+        if (strcmp(w, words[k]) == 0)
+            return true;
+    return false;
+}
+
+/* Reads the turns of `go searchmoves` from tokens[from] up to the next word of go into
+ * u->searchmoves, each as `position ... moves` reads it; a token that is not a legal turn of the
+ * current position is reported and left out, and a list with no legal turn restricts nothing.
+ * Returns the index of the first token after the list. */
+static int parse_searchmoves(Uci *u, char **tokens, int from, int n)
+{
+    const Game *g = engine_game(u->engine);
+    int i = from;
+    for (; i < n && !go_word(tokens[i]); i++) {
+        Turn t;
+        if (!game_parse_turn(g, tokens[i], &t))
+            reply(u, "info string error: searchmoves: '%s' is not a legal %s here: left out",
+                  tokens[i], u->turn_rules.turns == TURNS_SINGLE ? "move" : "turn");
+        else if (u->n_searchmoves == UCI_SEARCHMOVES_MAX)
+            reply(u, "info string error: searchmoves: more than %d turns: '%s' left out",
+                  UCI_SEARCHMOVES_MAX, tokens[i]);
+        else
+            u->searchmoves[u->n_searchmoves++] = t;
+    }
+    if (u->n_searchmoves == 0)
+        reply(u, "info string error: searchmoves without a legal %s: searching every one",
+              u->turn_rules.turns == TURNS_SINGLE ? "move" : "turn");
+    return i;
+}
 
 static void cmd_uci(Uci *u)
 {
@@ -398,6 +440,7 @@ static SearchLimits parse_go(Uci *u, char **tokens, int n, bool *infinite)
     SearchLimits l = search_limits_none();
     l.overhead_ms = u->overhead_ms;
     *infinite = false;
+    u->n_searchmoves = 0;
     for (int i = 1; i < n; i++) {
         const char *w = tokens[i];
         if (strcmp(w, "infinite") == 0) {
@@ -409,10 +452,7 @@ static SearchLimits parse_go(Uci *u, char **tokens, int n, bool *infinite)
             continue;
         }
         if (strcmp(w, "searchmoves") == 0) {
-            reply(u, "info string searchmoves is not supported: searching every turn");
-            while (i + 1 < n && strchr("abcdefghij", tokens[i + 1][0]) && tokens[i + 1][1] >= '1' &&
-                   tokens[i + 1][1] <= '9')
-                i++;
+            i = parse_searchmoves(u, tokens, i + 1, n) - 1;
             continue;
         }
         static const char *const numeric[] = { "depth", "nodes", "movetime",  "wtime", "btime",
@@ -478,9 +518,13 @@ static void cmd_go(Uci *u, char **tokens, int n)
     }
     bool infinite;
     SearchLimits limits = parse_go(u, tokens, n, &infinite);
-    u->go = (EngineGo){
-        .limits = limits, .stop = &u->stop, .multipv = u->multipv, .report = print_info, .ctx = u
-    };
+    u->go = (EngineGo){ .limits = limits,
+                        .stop = &u->stop,
+                        .multipv = u->multipv,
+                        .searchmoves = u->searchmoves,
+                        .n_searchmoves = u->n_searchmoves,
+                        .report = print_info,
+                        .ctx = u };
     u->infinite = infinite;
     /* cleared before the thread exists: a `stop` right after `go` is not lost */
     atomic_store(&u->stop, false);

@@ -256,6 +256,8 @@ int engine_search(Engine *e, const EngineGo *go, EngineResult *out, char *err, s
                        .limits = go->limits,
                        .stop = go->stop,
                        .multipv = go->multipv,
+                       .searchmoves = go->searchmoves,
+                       .n_searchmoves = go->n_searchmoves,
                        .report = go->report,
                        .ctx = go->ctx };
     out->best = search_run(e->searcher, &in, &out->final);

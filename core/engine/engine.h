@@ -90,13 +90,15 @@ int engine_set_threads(Engine *e, int n, char *err, size_t errlen);
 int engine_clear_hash(Engine *e, char *err, size_t errlen);
 
 /* How to search: the limits, the stop flag (may be NULL; set by any thread to end the search), the
- * number of best root turns to find with their lines (MultiPV; 0 or 1: one) and the callback (may
- * be NULL) called with ctx after every completed iteration, once per line, in the searching
- * thread. */
+ * number of best root turns to find with their lines (MultiPV; 0 or 1: one), the root turns to
+ * search (searchmoves, n_searchmoves of them; 0: all) and the callback (may be NULL) called with
+ * ctx after every completed iteration, once per line, in the searching thread. */
 typedef struct EngineGo {
     SearchLimits limits;
     atomic_bool *stop;
     int multipv;
+    const Turn *searchmoves;
+    size_t n_searchmoves;
     SearchReportFn report;
     void *ctx;
 } EngineGo;

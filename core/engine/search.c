@@ -193,6 +193,28 @@ static bool reserve_keys(Searcher *s, size_t n)
     return true;
 }
 
+/* With searchmoves, the root's turn list (what the MultiPV count, the fallback turn and the
+ * single-turn shortcut look at) keeps only the turns listed, and the tree's root leaves out the
+ * others; a list naming none of the root's turns restricts nothing. */
+static void restrict_root(Searcher *s, const SearchInput *in)
+{
+    s->only = NULL;
+    s->n_only = 0;
+    TurnList *list = &s->ply[0].turns;
+    size_t kept = 0;
+    for (size_t i = 0; i < list->n; i++)
+        for (size_t j = 0; j < in->n_searchmoves; j++)
+            if (turn_same(&list->v[i], &in->searchmoves[j])) {
+                list->v[kept++] = list->v[i];
+                break;
+            }
+    if (kept == 0)
+        return;
+    list->n = kept;
+    s->only = in->searchmoves;
+    s->n_only = in->n_searchmoves;
+}
+
 /* Sets s up to search in: the root's turns generated, the budget started. False when there is
  * nothing to search: the game is over, or memory ran out. */
 static bool prepare(Searcher *s, const SearchInput *in, SearchNodeShare *share)
@@ -214,6 +236,7 @@ static bool prepare(Searcher *s, const SearchInput *in, SearchNodeShare *share)
     if (in->n_history)
         memcpy(s->keys, in->history, in->n_history * sizeof *s->keys);
     s->key_base = in->n_history;
+    restrict_root(s, in);
     return true;
 }
 

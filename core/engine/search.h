@@ -7,7 +7,8 @@
  * (searcher_set_threads), on helper threads too, all over one shared table (Lazy SMP); with one
  * thread and a node limit its result depends only on its inputs and on what its table holds
  * (searcher_clear empties it). With MultiPV (SearchInput.multipv) each iteration finds the best
- * root turns one after another, each searched without the ones found before it. */
+ * root turns one after another, each searched without the ones found before it; with searchmoves
+ * only the root turns listed are searched. */
 #ifndef CARRERA_SEARCH_H
 #define CARRERA_SEARCH_H
 
@@ -70,8 +71,12 @@ typedef struct SearchInput {
     const u128 *history;
     size_t n_history;
     SearchLimits limits;
-    atomic_bool *stop;     /* may be NULL; set by another thread to end the search */
-    int multipv;           /* the best root turns to find, each with its line (0 or 1: one) */
+    atomic_bool *stop; /* may be NULL; set by another thread to end the search */
+    int multipv;       /* the best root turns to find, each with its line (0 or 1: one) */
+    /* Only these root turns are searched (UCI's searchmoves); those that are not turns of the root
+     * are left out, and with none left (or n_searchmoves 0) every turn is searched. */
+    const Turn *searchmoves;
+    size_t n_searchmoves;
     SearchReportFn report; /* may be NULL; called after every iteration, once per line, best
                             * first, on the calling thread */
     void *ctx;

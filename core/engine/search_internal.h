@@ -43,6 +43,8 @@ struct Searcher {
     int root_best_pv_len;
     const Turn *excluded; /* root turns not to search (MultiPV: the lines found already) */
     int n_excluded;
+    const Turn *only; /* the root turns to search (searchmoves), n_only of them; 0: all */
+    size_t n_only;
 
     /* what the thread found: its last complete iteration (depth 0: none), its turn, and the line
      * of that turn (done, or the unfinished iteration's line when that changed the turn) */
@@ -64,13 +66,19 @@ struct SearchTeam {
     atomic_bool halt; /* the main thread has decided: the helpers stop */
 };
 
-/* Whether t is one of the root turns left out of this search. */
+/* Whether t is one of the root turns left out of this search: a line found already, or a turn
+ * the searchmoves do not list. */
 static inline bool search_root_excluded(const Searcher *s, const Turn *t)
 {
     for (int i = 0; i < s->n_excluded; i++)
         if (turn_same(t, &s->excluded[i]))
             return true;
-    return false;
+    if (!s->n_only)
+        return false;
+    for (size_t i = 0; i < s->n_only; i++)
+        if (turn_same(t, &s->only[i]))
+            return false;
+    return true;
 }
 
 /* Every legal turn of p into list, or under single-move rules with tactical only the captures and

@@ -480,6 +480,97 @@ static void test_multipv(void **state)
     pipe_quit(&p);
 }
 
+/* A search under go (which names searchmoves) whose every line starts with one of the turns of
+ * only (space-separated) and whose bestmove is one of them; *errors counts its info string errors.
+ * Returns the bestmove in best. */
+static void searchmoves_search(Subprocess *p, const char *go, const char *only, char *best,
+                               size_t len, int *errors)
+{
+    char line[8192], word[64];
+    *errors = 0;
+    pipe_send(p, go);
+    for (;;) {
+        pipe_read_line(p, line, sizeof line);
+        const char *first = NULL;
+        if (starts_with(line, "bestmove "))
+            first = line + 9;
+        else if (starts_with(line, "info string error: "))
+            ++*errors;
+        else if (strstr(line, " pv "))
+            first = strstr(line, " pv ") + 4;
+        if (!first)
+            continue;
+        snprintf(word, sizeof word, " %.*s ", (int)strcspn(first, " "), first);
+        char padded[512];
+        snprintf(padded, sizeof padded, " %s ", only);
+        if (!strstr(padded, word))
+            fail_msg("searchmoves %s: the line '%s' starts with another turn", only, line);
+        if (starts_with(line, "bestmove ")) {
+            snprintf(best, len, "%.200s", line + 9);
+            return;
+        }
+    }
+}
+
+/* go searchmoves: only the turns listed are searched, by one thread or two, with MultiPV, under
+ * the double-move rules; illegal ones are reported and left out, and a list without a legal one
+ * searches every turn. */
+static void test_searchmoves(void **state)
+{
+    (void)state;
+    Subprocess p;
+    pipe_start(&p, "uci");
+    char best[256], line[4096];
+    int errors;
+    pipe_send(&p, "position startpos");
+    searchmoves_search(&p, "go depth 6 searchmoves a2a3 h2h3", "a2a3 h2h3", best, sizeof best,
+                       &errors);
+    assert_int_equal(errors, 0);
+
+    /* the mate in one left out: the king's move is played */
+    pipe_send(&p, "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    searchmoves_search(&p, "go depth 4 searchmoves g1f1", "g1f1", best, sizeof best, &errors);
+    assert_string_equal(best, "g1f1");
+
+    /* an illegal turn among them is reported; the list ends at the next word of go */
+    pipe_send(&p, "position startpos");
+    searchmoves_search(&p, "go searchmoves e2e5 b1c3 depth 3", "b1c3", best, sizeof best, &errors);
+    assert_int_equal(errors, 1);
+    assert_string_equal(best, "b1c3");
+
+    /* none legal: reported, and every turn searched */
+    Game chess = game_at_start("chess", TURNS_SINGLE);
+    pipe_send(&p, "go depth 3 searchmoves e2e5");
+    read_until(&p, "info string error: searchmoves: 'e2e5'", "info", line, sizeof line);
+    read_until(&p, "info string error: searchmoves without a legal move", "info", line,
+               sizeof line);
+    read_until(&p, "bestmove ", "info", line, sizeof line);
+    assert_true(legal_in(&chess, line + 9));
+
+    /* MultiPV: as many lines as turns listed */
+    int k;
+    InfoLine top =
+        multipv_search(&p, &chess, "startpos", 3, "go depth 5 searchmoves a2a3 h2h3", &k);
+    assert_int_equal(k, 2);
+    assert_true(strcmp(top.first, "a2a3") == 0 || strcmp(top.first, "h2h3") == 0);
+    pipe_send(&p, "setoption name MultiPV value 1");
+
+    /* two threads: the helper searches the same list */
+    pipe_send(&p, "setoption name Threads value 2");
+    searchmoves_search(&p, "go nodes 100000 searchmoves a2a3 h2h3", "a2a3 h2h3", best, sizeof best,
+                       &errors);
+    pipe_send(&p, "setoption name Threads value 1");
+
+    /* a double-move turn */
+    pipe_send(&p, "setoption name TurnRules value marseillais");
+    pipe_send(&p, "position startpos");
+    searchmoves_search(&p, "go depth 2 searchmoves a2a3,h2h3", "a2a3,h2h3", best, sizeof best,
+                       &errors);
+    assert_int_equal(errors, 0);
+    game_free(&chess);
+    pipe_quit(&p);
+}
+
 /* Threads = 2: legal turns and well-formed info lines under every kind of limit, a node limit
  * that counts both threads, stop, MultiPV beside it, and a double-move rule set. */
 static void test_threads(void **state)
@@ -586,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_searches),
         cmocka_unit_test(test_double_move_notation),
         cmocka_unit_test(test_multipv),
+        cmocka_unit_test(test_searchmoves),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_one_thread_deterministic),
         cmocka_unit_test(test_bad_input),
