@@ -65,6 +65,11 @@ typedef struct Xboard {
     char pongs[PONGS_MAX][PONG_TEXT];
     atomic_bool stop;
     EngineGo go;
+    /* exclude and include (analysis): while excluding, only the turns of searched are analysed;
+     * a new position ends it */
+    bool excluding;
+    size_t n_searched;
+    Turn searched[MAX_MOVES];
 } Xboard;
 
 static void reply_locked(Xboard *x, const char *fmt, va_list ap)
@@ -147,6 +152,7 @@ static bool replay(Xboard *x, const Turn *t, size_t back, char *err, size_t errl
     int played =
         engine_set_position(x->engine, &start, &rules, castle960, turns, (int)n, err, errlen);
     free(turns);
+    x->excluding = false;
     if (played >= 0 && played < (int)n)
         errmsg_set(err, errlen, "the move is not legal here");
     return played == (int)n;
@@ -159,6 +165,7 @@ static void new_game(Xboard *x, const Position *start)
     if (engine_new_game(x->engine, start, &SINGLE, x->variant->castle960, err, sizeof err) != 0)
         reply(x, "Error (%s): new game", err);
     x->refused = false;
+    x->excluding = false;
 }
 
 static void start_position(Xboard *x)
@@ -270,11 +277,17 @@ static void start_search(Xboard *x, bool play)
         }
         limits = xboard_clock_limits(&x->clock, side_to_move(x), game(x)->n_turns);
     } else {
+        if (x->excluding && x->n_searched == 0)
+            return; /* every turn excluded: nothing to analyse */
         limits = search_limits_none();
         limits.infinite = true;
         limits.depth = x->clock.depth;
     }
     x->go = (EngineGo){ .limits = limits, .stop = &x->stop, .report = print_thinking, .ctx = x };
+    if (!play && x->excluding) {
+        x->go.searchmoves = x->searched;
+        x->go.n_searchmoves = x->n_searched;
+    }
     x->playing = play;
     pthread_mutex_lock(&x->out_lock);
     x->owed = play;
@@ -313,7 +326,7 @@ static void cmd_protover(Xboard *x)
     reply(x,
           "feature myname=\"Carrera %s\" variants=\"%s\" setboard=1 usermove=1 ping=1 "
           "playother=1 sigint=0 sigterm=0 colors=0 time=1 draw=0 reuse=1 analyze=1 "
-          "memory=1 smp=1 nps=1 name=0 ics=0 pause=0",
+          "memory=1 smp=1 nps=1 name=0 ics=0 pause=0 exclude=1",
           carrera_version, variants);
     reply(x, "feature option=\"Clear Hash -button\"");
     int count;
@@ -431,6 +444,47 @@ static void cmd_go(Xboard *x, bool other)
     x->engine_side = other ? !side_to_move(x) : side_to_move(x);
     if (!other)
         start_search(x, true);
+}
+
+/* exclude and include (the protocol's analysis extension): `exclude all` leaves every turn out and
+ * `include all` none; `exclude MOVE` and `include MOVE` one. The analysis then restarts. */
+static void cmd_exclude(Xboard *x, bool exclude, const char *arg, const char *line)
+{
+    if (x->refused || !arg) {
+        reply(x, "Error (%s): %s",
+              x->refused ? "no position" : "exclude and include take a move or all", line);
+        return;
+    }
+    const Position *p = &game(x)->pos;
+    if (strcmp(arg, "all") == 0) {
+        x->excluding = exclude;
+        x->n_searched = 0;
+        return;
+    }
+    Move m;
+    char err[ERRMSG_LEN];
+    if (!notation_move_from_san(p, arg, &m, err, sizeof err)) {
+        reply(x, "Illegal move: %s", arg);
+        return;
+    }
+    if (!x->excluding) {
+        if (!exclude)
+            return; /* every turn is included already */
+        Move all[MAX_MOVES];
+        int n = position_legal_moves(p, all);
+        for (int i = 0; i < n; i++)
+            x->searched[i] = (Turn){ { all[i], MOVE_NONE }, 1 };
+        x->n_searched = (size_t)n;
+        x->excluding = true;
+    }
+    const Turn t = { { m, MOVE_NONE }, 1 };
+    size_t at = 0;
+    while (at < x->n_searched && !turn_same(&x->searched[at], &t))
+        at++;
+    if (exclude && at < x->n_searched)
+        x->searched[at] = x->searched[--x->n_searched];
+    else if (!exclude && at == x->n_searched)
+        x->searched[x->n_searched++] = t;
 }
 
 /* A whole number of at least 1 in text, or -1. */
@@ -629,6 +683,9 @@ static bool handle(Xboard *x, char *line, char **tokens)
             resume(x);
         } else if (strcmp(cmd, "exit") == 0) {
             x->analyzing = false;
+        } else if (strcmp(cmd, "exclude") == 0 || strcmp(cmd, "include") == 0) {
+            cmd_exclude(x, cmd[0] == 'e', arg, original);
+            resume(x);
         } else if (n == 1 && looks_like_move(cmd)) {
             cmd_move(x, cmd); /* a move without usermove, from a GUI that refused the feature */
         } else {

@@ -133,7 +133,8 @@ static void test_handshake(void **state)
                 " smp=1",
                 " nps=1",
                 " playother=1",
-                " analyze=1"
+                " analyze=1",
+                " exclude=1"
             };
             for (size_t i = 0; i < sizeof needed / sizeof *needed; i++)
                 if (!strstr(line, needed[i]))
@@ -399,6 +400,66 @@ static void test_analyze(void **state)
     pipe_quit(&p);
 }
 
+/* Reads thinking output up to its line of depth 6 (the analyses below stop there, `sd 6`), or with
+ * none expected up to the pong of a ping; every line's first move must be one of only
+ * (space-separated). */
+static void thinking_within(Subprocess *p, bool none, const char *only)
+{
+    char line[4096], padded[256];
+    snprintf(padded, sizeof padded, " %s ", only);
+    if (none)
+        pipe_send(p, "ping 7");
+    for (;;) {
+        pipe_read_line(p, line, sizeof line);
+        if (none && strcmp(line, "pong 7") == 0)
+            return;
+        int depth, score, used;
+        long long cs, nodes;
+        if (sscanf(line, "%d %d %lld %lld %n", &depth, &score, &cs, &nodes, &used) != 4)
+            fail_msg("waiting for thinking output, got '%s'", line);
+        if (none)
+            fail_msg("every move excluded, yet '%s'", line);
+        char first[64];
+        snprintf(first, sizeof first, " %.*s ", (int)strcspn(line + used, " "), line + used);
+        if (!strstr(padded, first))
+            fail_msg("excluded: the line '%s' starts with another move than %s", line, only);
+        if (depth == 6)
+            return;
+    }
+}
+
+/* exclude and include: the analysis keeps to the moves left in, a new position ends them. */
+static void test_exclude(void **state)
+{
+    (void)state;
+    Subprocess p;
+    start_handshaken(&p);
+    char line[4096];
+    pipe_send(&p, "new");
+    pipe_send(&p, "post");
+    pipe_send(&p, "sd 6");
+    pipe_send(&p, "exclude all");
+    pipe_send(&p, "include e2e4");
+    pipe_send(&p, "include d2d4");
+    pipe_send(&p, "analyze");
+    thinking_within(&p, false, "e2e4 d2d4");
+    pipe_send(&p, "exclude d2d4");
+    thinking_within(&p, false, "e2e4");
+    pipe_send(&p, "exclude e2e5");
+    expect(&p, "Illegal move: e2e5", line, sizeof line);
+    thinking_within(&p, false, "e2e4"); /* the analysis restarted after the error too */
+    /* every move out: nothing to analyse */
+    pipe_send(&p, "exclude e2e4");
+    thinking_within(&p, true, "");
+    /* a move played: the new position has every move again */
+    pipe_send(&p, "usermove e2e4");
+    thinking_within(&p, false,
+                    "a7a6 a7a5 b7b6 b7b5 c7c6 c7c5 d7d6 d7d5 e7e6 e7e5 f7f6 f7f5 g7g6 g7g5 h7h6 "
+                    "h7h5 b8a6 b8c6 g8f6 g8h6");
+    pipe_send(&p, "exit");
+    pipe_quit(&p);
+}
+
 /* sd caps the depth, st the time, nps turns time into nodes. */
 /* Reads thinking output up to the move; the most nodes a line reported. */
 static long long most_nodes(Subprocess *p)
@@ -606,9 +667,9 @@ int main(void)
         cmocka_unit_test(test_handshake), cmocka_unit_test(test_variants),
         cmocka_unit_test(test_gui_moves), cmocka_unit_test(test_move_text),
         cmocka_unit_test(test_game_end),  cmocka_unit_test(test_search_control),
-        cmocka_unit_test(test_analyze),   cmocka_unit_test(test_limits),
-        cmocka_unit_test(test_cores),     cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_clock),
+        cmocka_unit_test(test_analyze),   cmocka_unit_test(test_exclude),
+        cmocka_unit_test(test_limits),    cmocka_unit_test(test_cores),
+        cmocka_unit_test(test_bad_input), cmocka_unit_test(test_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
