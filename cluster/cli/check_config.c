@@ -10,6 +10,7 @@
 #include "perft_config.h"
 #include "estimate.h"
 #include "eval_config.h"
+#include "search_config.h"
 #include "ini_file.h"
 #include "match_config.h"
 #include "plan_print.h"
@@ -40,6 +41,8 @@ static int print_keys(void)
         putchar('\n');
     }
     eval_config_print_keys(stdout);
+    putchar('\n');
+    search_config_print_keys(stdout);
     if (fflush(stdout) != 0 || ferror(stdout))
         return run_error(EXIT_FAILED, "cannot write the output");
     return EXIT_OK;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Reading match files (match_config.h): the [match] section's keys into a MatchConfig and each
  * player's section into a PlayerConfig, both through their tables of keys (ini_keys.h),
- * [playerN.eval] through eval_config, and the checks that need the whole file (a player without
- * a limit, UCI options for Carrera's engine, ...). */
+ * [playerN.eval] through eval_config, [playerN.search] through search_config, and the checks
+ * that need the whole file (a player without a limit, UCI options for Carrera's engine, ...). */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 
 #include "match_config.h"
@@ -18,6 +18,7 @@
 #include "ini_file.h"
 #include "ini_keys.h"
 #include "number.h"
+#include "search_config.h"
 
 /* A decimal number (no exponent, no sign unless allowed) into *out. */
 static bool decimal(const char *text, bool negative_ok, double *out)
@@ -292,9 +293,10 @@ static void check_xboard_player(IniCheck *check, const MatchConfig *c, const Pla
 static void check_player(IniCheck *check, MatchConfig *c, const Ini *ini, int index)
 {
     PlayerConfig *p = &c->players[index];
-    char section[24], eval_section[32];
+    char section[24], eval_section[32], search_section[32];
     snprintf(section, sizeof section, "player%d", index + 1);
     snprintf(eval_section, sizeof eval_section, "player%d.eval", index + 1);
+    snprintf(search_section, sizeof search_section, "player%d.search", index + 1);
     const IniSection *head = ini_file_section(ini, section);
     if (!head) {
         ini_fail(check, 0, "no [%s] section: a match needs [player1] and [player2]", section);
@@ -310,6 +312,7 @@ static void check_player(IniCheck *check, MatchConfig *c, const Ini *ini, int in
         ini_fail(check, ini_file_line(ini, section, "movetime"),
                  "[%s] has both tc and movetime: choose one", section);
     const IniSection *eval = ini_file_section(ini, eval_section);
+    const IniSection *search = ini_file_section(ini, search_section);
     const char *protocol = p->kind == PLAYER_UCI ? "UCI" : "xboard";
     if (p->cores && p->kind != PLAYER_XBOARD)
         ini_fail(check, ini_file_line(ini, section, "cores"),
@@ -329,6 +332,10 @@ static void check_player(IniCheck *check, MatchConfig *c, const Ini *ini, int in
             ini_fail(check, eval->line,
                      "[%s] sets Carrera's evaluation, but [%s] is a%s %s engine (use option.NAME)",
                      eval_section, section, p->kind == PLAYER_UCI ? "" : "n", protocol);
+        if (search)
+            ini_fail(check, search->line,
+                     "[%s] sets Carrera's search, but [%s] is a%s %s engine (use option.NAME)",
+                     search_section, section, p->kind == PLAYER_UCI ? "" : "n", protocol);
     } else {
         if (p->command[0])
             ini_fail(check, ini_file_line(ini, section, "command"),
@@ -336,10 +343,12 @@ static void check_player(IniCheck *check, MatchConfig *c, const Ini *ini, int in
         if (p->n_options)
             ini_fail(check, head->line,
                      "[%s] plays Carrera's engine: option.NAME is for engine = uci or xboard (use "
-                     "[%s])",
-                     section, eval_section);
+                     "[%s] or [%s])",
+                     section, eval_section, search_section);
         eval_defaults(&p->eval);
         eval_config_check(ini, eval_section, &p->eval, check);
+        search_params_default(&p->search);
+        search_config_check(ini, search_section, &p->search, check);
     }
 }
 
@@ -466,8 +475,9 @@ static int from_ini(Ini *ini, MatchConfig *out, char *err, size_t errlen)
     tune_config_defaults(&out->tune);
     IniCheck check;
     ini_check_start(&check, ini, err, errlen);
-    static const char *const known[] = { "match",        "player1",      "player2",
-                                         "player1.eval", "player2.eval", "tune" };
+    static const char *const known[] = { "match",          "player1",      "player2",
+                                         "player1.eval",   "player2.eval", "player1.search",
+                                         "player2.search", "tune" };
     for (int i = 0; i < ini->section_count; i++) {
         bool ok = false;
         for (size_t k = 0; k < sizeof known / sizeof *known; k++)
@@ -475,7 +485,8 @@ static int from_ini(Ini *ini, MatchConfig *out, char *err, size_t errlen)
         if (!ok)
             ini_unknown_section(&check, &ini->sections[i],
                                 "a match has [match], [player1], [player2], [player1.eval], "
-                                "[player2.eval] and, to tune, [tune]");
+                                "[player2.eval], [player1.search], [player2.search] and, to "
+                                "tune, [tune]");
     }
     for (int i = 0; i < ini->entry_count; i++) {
         const IniEntry *e = &ini->entries[i];

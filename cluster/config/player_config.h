@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A player of a match as its configuration section ([player1], [player2]) describes it:
- * Carrera's engine with its evaluation parameters, or an external engine (UCI or xboard) with its
- * command and options, and the limits of each turn. Read by match_config.c, played by
+ * Carrera's engine with its evaluation and search parameters, or an external engine (UCI or xboard)
+ * with its command and options, and the limits of each turn. Read by match_config.c, played by
  * match/player.c. */
 #ifndef CARRERA_PLAYER_CONFIG_H
 #define CARRERA_PLAYER_CONFIG_H
@@ -43,6 +43,7 @@ typedef struct PlayerConfig {
     int cores;       /* PLAYER_XBOARD: sent with cores (0: not sent) */
     int threads;     /* PLAYER_CARRERA: the search's threads (0: one) */
     EvalParams eval; /* PLAYER_CARRERA */
+    SearchParams search;                      /* PLAYER_CARRERA */
     char command[PLAYER_COMMAND_MAX];         /* external: program and arguments, split at blanks */
     PlayerOption options[PLAYER_MAX_OPTIONS]; /* external: setoption (UCI), option (xboard) */
     int n_options;

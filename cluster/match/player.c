@@ -181,6 +181,8 @@ Player *player_new(const PlayerConfig *c, const Variant *v, const Rules *r, bool
             errmsg_set(err, errlen, "out of memory for player %s", c->name);
             return NULL;
         }
+        /* the session is new and not searching: this cannot fail */
+        engine_set_search(p->session, &c->search, why, sizeof why);
         if (c->threads > 1 && engine_set_threads(p->session, c->threads, why, sizeof why) != 0) {
             player_free(p);
             errmsg_set(err, errlen, "player %s: %s", c->name, why);

@@ -274,6 +274,12 @@ static void cmd_uci(Uci *u)
         if (!eval_param_is_shape(&params[i]))
             reply(u, "option name %s type spin default %d min %d max %d", params[i].name,
                   *eval_param_ref(&defaults, &params[i]), params[i].min, params[i].max);
+    SearchParams search;
+    search_params_default(&search);
+    const SearchParamInfo *knobs = search_param_list(&count);
+    for (int i = 0; i < count; i++)
+        reply(u, "option name %s type spin default %d min %d max %d", knobs[i].name,
+              *param_ref(&search, &knobs[i]), knobs[i].min, knobs[i].max);
     reply(u, "uciok");
 }
 
@@ -366,6 +372,9 @@ static void cmd_setoption(Uci *u, char **tokens, int n)
             reply(u, "info string error: %s", err);
     } else if (eval_param_find(name)) {
         if (engine_set_eval_param(u->engine, name, value, err, sizeof err) != 0)
+            reply(u, "info string error: %s", err);
+    } else if (search_param_find(name)) {
+        if (engine_set_search_param(u->engine, name, value, err, sizeof err) != 0)
             reply(u, "info string error: %s", err);
     } else {
         reply(u, "info string error: unknown option '%s'", name);

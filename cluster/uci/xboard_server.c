@@ -336,6 +336,11 @@ static void cmd_protover(Xboard *x)
         if (!eval_param_is_shape(&params[i]))
             reply(x, "feature option=\"%s -spin %d %d %d\"", params[i].name,
                   *eval_param_ref(&current, &params[i]), params[i].min, params[i].max);
+    SearchParams search = *engine_search_params(x->engine);
+    const SearchParamInfo *knobs = search_param_list(&count);
+    for (int i = 0; i < count; i++)
+        reply(x, "feature option=\"%s -spin %d %d %d\"", knobs[i].name,
+              *param_ref(&search, &knobs[i]), knobs[i].min, knobs[i].max);
     reply(x, "feature done=1");
 }
 
@@ -536,6 +541,9 @@ static void cmd_option(Xboard *x, const char *spec, const char *line)
             reply(x, "Error (%s): %s", err, line);
     } else if (eval_param_find(name)) {
         if (engine_set_eval_param(x->engine, name, value, err, sizeof err) != 0)
+            reply(x, "Error (%s): %s", err, line);
+    } else if (search_param_find(name)) {
+        if (engine_set_search_param(x->engine, name, value, err, sizeof err) != 0)
             reply(x, "Error (%s): %s", err, line);
     } else if (strcmp(name, "TurnRules") == 0) {
         reply(x,

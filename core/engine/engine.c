@@ -16,6 +16,7 @@ struct Engine {
     Game game;
     EvalParams params;
     Eval eval; /* params prepared: read by the search */
+    SearchParams search;
     Searcher *searcher;
 };
 
@@ -51,6 +52,7 @@ Engine *engine_new(size_t hash_mb, const EvalParams *params, char *err, size_t e
     atomic_init(&e->busy, false);
     e->params = *params;
     eval_prepare(&e->eval, params);
+    search_params_default(&e->search);
     Setup s;
     Position start;
     setup_start(&s, variant_by_name("chess"));
@@ -208,6 +210,27 @@ int engine_set_eval_param(Engine *e, const char *name, const char *value, char *
     return rc == 0 ? 0 : -1;
 }
 
+int engine_set_search(Engine *e, const SearchParams *params, char *err, size_t errlen)
+{
+    if (!take(e, err, errlen))
+        return -1;
+    e->search = *params;
+    give_back(e);
+    return 0;
+}
+
+int engine_set_search_param(Engine *e, const char *name, const char *value, char *err,
+                            size_t errlen)
+{
+    if (!take(e, err, errlen))
+        return -1;
+    int rc = search_param_set(&e->search, name, value, err, errlen);
+    give_back(e);
+    return rc == 0 ? 0 : -1;
+}
+
+const SearchParams *engine_search_params(const Engine *e) { return &e->search; }
+
 int engine_set_hash(Engine *e, size_t hash_mb, char *err, size_t errlen)
 {
     if (!hash_in_range(hash_mb, err, errlen) || !take(e, err, errlen))
@@ -251,6 +274,7 @@ int engine_search(Engine *e, const EngineGo *go, EngineResult *out, char *err, s
     SearchInput in = { .root = &g->pos,
                        .rules = &g->rules,
                        .eval = &e->eval,
+                       .params = &e->search,
                        .history = g->keys,
                        .n_history = g->n_turns,
                        .limits = go->limits,

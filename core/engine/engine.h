@@ -77,6 +77,14 @@ int engine_set_eval(Engine *e, const EvalParams *params, char *err, size_t errle
 int engine_set_eval_param(Engine *e, const char *name, const char *value, char *err, size_t errlen);
 const EvalParams *engine_eval_params(const Engine *e);
 
+/* The search parameters searches use from now on (a session starts with the defaults);
+ * engine_set_search_param sets one by name from text and fails with search_param_set's message
+ * for an unknown name or a bad value. 0, or -1 with err. */
+int engine_set_search(Engine *e, const SearchParams *params, char *err, size_t errlen);
+int engine_set_search_param(Engine *e, const char *name, const char *value, char *err,
+                            size_t errlen);
+const SearchParams *engine_search_params(const Engine *e);
+
 /* Replaces the table by an empty one of hash_mb MiB (1 to ENGINE_HASH_MAX_MB). 0, or -1 with err
  * (the old table kept) when out of range, out of memory or during a search. */
 int engine_set_hash(Engine *e, size_t hash_mb, char *err, size_t errlen);

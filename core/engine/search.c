@@ -15,7 +15,6 @@
  * played (the main thread's on a tie). */
 #include "search.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,9 +29,8 @@ static Searcher *thread_new(SearchTT *tt)
     if (!s)
         return NULL;
     s->tt = tt;
-    for (int d = 1; d < 64; d++)
-        for (int m = 1; m < 64; m++)
-            s->lmr[d][m] = (unsigned char)(0.75 + log(d) * log(m) / 1.75);
+    search_params_default(&s->params);
+    search_params_lmr(&s->params, s->lmr);
     return s;
 }
 
@@ -220,6 +218,15 @@ static void restrict_root(Searcher *s, const SearchInput *in)
 static bool prepare(Searcher *s, const SearchInput *in, SearchNodeShare *share)
 {
     s->in = in;
+    SearchParams params;
+    if (in->params)
+        params = *in->params;
+    else
+        search_params_default(&params);
+    if (memcmp(&params, &s->params, sizeof params) != 0) {
+        s->params = params;
+        search_params_lmr(&s->params, s->lmr);
+    }
     s->double_moves = in->rules->turns != TURNS_SINGLE;
     s->galvin = in->rules->turns == TURNS_GALVIN;
     s->seldepth = 0;
@@ -244,7 +251,7 @@ static bool prepare(Searcher *s, const SearchInput *in, SearchNodeShare *share)
  * until the score falls inside it; *alpha, *beta receive the last window. */
 static int aspire(Searcher *s, int depth, int last, int *alpha, int *beta)
 {
-    int window = 30;
+    int window = s->params.aspiration;
     *alpha = -SCORE_INF;
     *beta = SCORE_INF;
     if (depth >= 4 && abs(last) < SCORE_MATE_BOUND) {

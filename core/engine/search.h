@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 
 #include "eval.h"
+#include "search_params.h"
 #include "turn.h"
 
 #define MAX_PLY    128
@@ -66,6 +67,7 @@ typedef struct SearchInput {
     const Position *root;
     const Rules *rules;
     const Eval *eval;
+    const SearchParams *params; /* NULL: search_params_default's */
     /* Keys of the positions before the root at turn boundaries, oldest first, the root's own
      * excluded: a repetition of one of them in the tree is scored as a draw. */
     const u128 *history;

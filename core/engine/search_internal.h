@@ -24,7 +24,8 @@ struct Searcher {
     size_t keys_cap, key_base;
     Turn pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
-    unsigned char lmr[64][64]; /* late move reductions by depth and turns searched */
+    SearchParams params;       /* of the search in progress (its input's, or the defaults) */
+    unsigned char lmr[64][64]; /* late move reductions by depth and turns searched, for params */
     int moved[MAX_PLY + 1];    /* the turn made at each ply of the path: its mover's piece index
                                 * times MAX_SQUARES plus its target; -1 for a null move */
     Turn skipped[MAX_PLY + 1]; /* the turn a singular extension's test leaves out at each ply

@@ -111,21 +111,12 @@ static void note_moved(Searcher *s, int ply, const Position *p, const Turn *t)
     s->moved[ply] = search_order_mover(p, t->m[0]) * MAX_SQUARES + move_to(t->m[0]);
 }
 
-/* Reverse futility: up to this depth, a node this far a ply above beta returns its evaluation. */
-#define RFP_DEPTH 7
-#define RFP_STEP  120
+/* The margins and depths of the pruning, the reductions and the extensions are the search's
+ * parameters (search_params.h), s->params. */
 
-/* Futility pruning of quiet turns: up to this reduced depth, by this margin and step. */
-#define FUTILITY_DEPTH 6
-#define FUTILITY_BASE  100
-#define FUTILITY_STEP  120
-
-/* Singular extensions: from this depth, a hash turn whose lower bound the table holds from at
- * most this many plies shallower is searched a ply deeper when every other turn, searched to half
- * the depth, fails below its score less this margin a ply. */
-#define SINGULAR_DEPTH  6
-#define SINGULAR_SLACK  3
-#define SINGULAR_MARGIN 2
+/* Singular extensions: the table's lower bound on the hash turn may come from at most this many
+ * plies shallower than the node. */
+#define SINGULAR_SLACK 3
 
 /* The double-move rules generate every turn to find the captures; two turns of quiescence
  * settle the exchanges that matter at a fraction of that cost. */
@@ -227,7 +218,7 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
             break; /* the rest lose material in the exchange */
         if (!in_check) {
             int attacker, gain = search_order_gain(p, t, us, &attacker);
-            if (stand + gain + 200 <= alpha)
+            if (stand + gain + s->params.delta_margin <= alpha)
                 continue; /* delta pruning: even winning it cleanly does not reach alpha */
         }
         Position child;
@@ -310,7 +301,8 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
                                         static_eval > s->evals[ply - 2]);
     if (!pv_node && !in_check) {
         /* reverse futility: far above beta near the horizon, the opponent will not come back */
-        if (depth <= RFP_DEPTH && static_eval - RFP_STEP * (depth - improving) >= beta &&
+        if (depth <= s->params.rfp_depth &&
+            static_eval - s->params.rfp_step * (depth - improving) >= beta &&
             abs(beta) < SCORE_MATE_BOUND)
             return static_eval;
         if (null_ok && !skip && depth >= 3 && static_eval >= beta && has_pieces(p) &&
@@ -318,7 +310,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
             Position child;
             position_make_null(p, &child);
             s->moved[ply] = -1;
-            int r = 3 + depth / 4;
+            int r = s->params.null_base + depth / s->params.null_divisor;
             int v =
                 -search_tree_alphabeta(s, &child, ply + 1, depth - 1 - r, -beta, -beta + 1, false);
             if (s->budget.aborted)
@@ -333,10 +325,10 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
      * one and is searched a ply deeper; when the others reach beta too, the node cuts off on them
      * (multi-cut). The test runs at this ply before its turns are listed. */
     int singular_ext = 0;
-    if (!root && !s->double_moves && depth >= SINGULAR_DEPTH && hash_turn.n &&
+    if (!root && !s->double_moves && depth >= s->params.singular_depth && hash_turn.n &&
         (e->flags & 3) != BOUND_UPPER && e->depth >= depth - SINGULAR_SLACK &&
         abs(tt_score) < SCORE_MATE_BOUND) {
-        const int singular_beta = tt_score - SINGULAR_MARGIN * depth;
+        const int singular_beta = tt_score - s->params.singular_margin * depth;
         s->skipped[ply] = hash_turn;
         int v = search_tree_alphabeta(s, p, ply, (depth - 1) / 2, singular_beta - 1, singular_beta,
                                       false);
@@ -399,13 +391,13 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
          * square (a quiet one by more the deeper the node) is not worth searching once a move has
          * been searched. The ordering's exchange is reused where it has one; a quiet turn's is
          * weighed last, after the cheaper reasons to prune it. */
-        const bool exchange_prunes =
-            !root && !s->double_moves && !in_check && depth <= 8 && best > -SCORE_MATE_BOUND;
+        const bool exchange_prunes = !root && !s->double_moves && !in_check &&
+                                     depth <= s->params.see_depth && best > -SCORE_MATE_BOUND;
         if (exchange_prunes && !quiet) {
             int exchange = search_order_exchange(&pd->order[k - base], quiet);
             if (exchange == SEARCH_ORDER_UNEXAMINED)
                 exchange = position_see(p, t.m[0], search_order_value);
-            if (exchange < -100 * depth)
+            if (exchange < -s->params.see_capture * depth)
                 continue;
         }
 
@@ -423,17 +415,18 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         const int reduction = s->lmr[depth < 64 ? depth : 63][done < 64 ? done : 63];
         const int lmr_depth = new_depth - reduction;
         if (!pv_node && !in_check && quiet && !gives_check && done > 0 &&
-            lmr_depth <= FUTILITY_DEPTH &&
-            static_eval + FUTILITY_BASE + FUTILITY_STEP * lmr_depth <= alpha &&
+            lmr_depth <= s->params.futility_depth &&
+            static_eval + s->params.futility_base + s->params.futility_step * lmr_depth <= alpha &&
             abs(alpha) < SCORE_MATE_BOUND)
             continue;
         /* Step: move count pruning. Near the horizon, once the well-ordered turns have been
          * searched, the late quiet ones rarely change the result. */
-        if (!pv_node && !in_check && quiet && !gives_check && depth <= 4 &&
-            done >= (5 + depth * depth) * (1 + improving) / 2 && best > -SCORE_MATE_BOUND)
+        if (!pv_node && !in_check && quiet && !gives_check && depth <= s->params.move_count_depth &&
+            done >= (s->params.move_count_base + depth * depth) * (1 + improving) / 2 &&
+            best > -SCORE_MATE_BOUND)
             continue;
         if (exchange_prunes && quiet &&
-            position_see(p, t.m[0], search_order_value) < -20 * depth * depth)
+            position_see(p, t.m[0], search_order_value) < -s->params.see_quiet * depth * depth)
             continue;
 
         int v;

@@ -5,10 +5,8 @@
 #include "eval.h"
 
 #include "board.h"
-#include "errmsg.h"
 #include "eval_fitted.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,51 +255,15 @@ const EvalParamInfo *eval_param_list(int *count)
     return PARAMS;
 }
 
-static bool same_name(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-            return false;
-    return *a == *b;
-}
-
 const EvalParamInfo *eval_param_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof PARAMS / sizeof PARAMS[0]; i++)
-        if (same_name(PARAMS[i].name, name))
-            return &PARAMS[i];
-    return NULL;
-}
-
-/* Only an optional sign and decimal digits, nothing around them: "8.75", "1e3", " 5" and "0x10"
- * are mistakes to report, not numbers to round or guess. */
-static bool is_integer_text(const char *s)
-{
-    if (*s == '+' || *s == '-')
-        s++;
-    if (!*s)
-        return false;
-    for (; *s; s++)
-        if (*s < '0' || *s > '9')
-            return false;
-    return true;
+    return param_find(PARAMS, (int)(sizeof PARAMS / sizeof PARAMS[0]), name);
 }
 
 int eval_param_set(EvalParams *p, const char *name, const char *value, char *err, size_t errlen)
 {
-    const EvalParamInfo *info = eval_param_find(name);
-    if (!info)
-        return errmsg_fail(err, errlen, "unknown evaluation parameter '%s'", name);
-    if (!is_integer_text(value))
-        return errmsg_fail(err, errlen, "%s: '%s' is not an integer (range %d..%d)", info->name,
-                           value, info->min, info->max);
-    /* strtol saturates on overflow, which is outside every range. */
-    long v = strtol(value, NULL, 10);
-    if (v < info->min || v > info->max)
-        return errmsg_fail(err, errlen, "%s: %s is out of range %d..%d", info->name, value,
-                           info->min, info->max);
-    *eval_param_ref(p, info) = (int)v;
-    return 0;
+    return param_set(p, PARAMS, (int)(sizeof PARAMS / sizeof PARAMS[0]), "evaluation", name, value,
+                     err, errlen);
 }
 
 /* Mobility is scored around these counts of safe squares, so that a piece with a typical

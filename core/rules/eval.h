@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "param_table.h"
 #include "position.h"
 #include "rules.h"
 
@@ -57,12 +58,9 @@ typedef struct EvalParams {
     int mobility_shape[TYPE_NB][2][10];
 } EvalParams;
 
-/* One parameter's name (as INI keys and UCI options spell it), where it is, and its range. */
-typedef struct EvalParamInfo {
-    const char *name;
-    size_t offset; /* of the int inside EvalParams */
-    int min, max;
-} EvalParamInfo;
+/* One parameter's name (as INI keys and UCI options spell it), where it is inside EvalParams,
+ * and its range. */
+typedef ParamInfo EvalParamInfo;
 
 /* Whether a parameter is one of the piece-square or mobility shapes' (pst8, pst10,
  * mobility_shape): several hundred, set by name and by evaluation files like the others but not

@@ -105,6 +105,8 @@ static void test_config_errors(void **state)
                         "bad-sprt.ini:3: an SPRT needs both sprt_elo0 and sprt_elo1");
     expect_config_error("bad-eval-key.ini",
                         "bad-eval-key.ini:6: key 'ValueArchbishop' is unknown in [player1.eval]");
+    expect_config_error("bad-search-value.ini",
+                        "bad-search-value.ini:6: RfpStep: 5 is out of range 10..1000");
     expect_config_error("bad-random-openings.ini",
                         "bad-random-openings.ini:4: openings = random needs");
     expect_config_error("bad-section.ini", "bad-section.ini:7: section [player3] is unknown");
@@ -122,7 +124,8 @@ static const char *const SELF_PLAY = "[match]\n"
                                      "max_plies = 120\n"
                                      "[player1]\nname = A\nnodes = 1500\n"
                                      "[player2]\nname = B\nnodes = 1500\n"
-                                     "[player2.eval]\nValueArchbishopMg = 700\n";
+                                     "[player2.eval]\nValueArchbishopMg = 700\n"
+                                     "[player2.search]\nLmrDivisor = 150\n";
 
 static void test_same_games_any_threads(void **state)
 {

@@ -22,6 +22,7 @@
 #include "errmsg.h"
 #include "eval.h"
 #include "game.h"
+#include "search_params.h"
 #include "setup.h"
 #include "subprocess.h"
 #include "variant.h"
@@ -117,6 +118,12 @@ static void test_options(void **state)
     bool seen_param[1024] = { false }, seen_hash = false, seen_turns = false, seen_variant = false,
          seen_threads = false, seen_multipv = false, seen_overhead = false;
     assert_true(n_params <= 1024);
+    int n_knobs;
+    const SearchParamInfo *knobs = search_param_list(&n_knobs);
+    SearchParams knob_defaults;
+    search_params_default(&knob_defaults);
+    bool seen_knob[64] = { false };
+    assert_true(n_knobs <= 64);
     for (;;) {
         pipe_read_line(&p, line, sizeof line);
         if (strcmp(line, "uciok") == 0)
@@ -154,7 +161,19 @@ static void test_options(void **state)
             if (starts_with(line, want))
                 seen_param[i] = true;
         }
+        for (int i = 0; i < n_knobs; i++) {
+            char want[128];
+            snprintf(want, sizeof want, "option name %s type spin default %d min %d max %d",
+                     knobs[i].name, *param_ref(&knob_defaults, &knobs[i]), knobs[i].min,
+                     knobs[i].max);
+            if (strcmp(line, want) == 0)
+                seen_knob[i] = true;
+        }
     }
+    /* every search parameter, with its default and range */
+    for (int i = 0; i < n_knobs; i++)
+        if (!seen_knob[i])
+            fail_msg("search parameter %s is not a UCI option", knobs[i].name);
     assert_true(seen_hash && seen_turns && seen_variant && seen_threads && seen_multipv &&
                 seen_overhead);
     /* every parameter but the piece-square shape's hundreds (eval.h) */
@@ -309,6 +328,9 @@ static void test_bad_input(void **state)
         { "setoption name Hash value lots", "info string error: Hash takes 1 to " },
         { "setoption name ValueArchbishopMg value abc", "info string error: " },
         { "setoption name ValueArchbishopMg value 999999999", "info string error: " },
+        { "setoption name RfpStep value 5000",
+          "info string error: RfpStep: 5000 is out of range 10..1000" },
+        { "setoption name LmrBase value x", "info string error: LmrBase: 'x' is not an integer" },
         { "setoption name NoSuchOption value 1",
           "info string error: unknown option 'NoSuchOption'" },
         { "setoption", "info string error: expected 'setoption name NAME [value VALUE]'" },

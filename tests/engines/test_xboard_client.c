@@ -295,6 +295,9 @@ static void test_config(void **state)
     expect_config_error("", "nodes = 1000\ntc = 60+1\n", "cannot go with movetime or tc");
     expect_config_error("", "depth = 3\n[player1.eval]\nValuePawnMg = 90\n",
                         "[player1] is an xboard engine (use option.NAME)");
+    expect_config_error(
+        "", "depth = 3\n[player1.search]\nRfpStep = 90\n",
+        "[player1.search] sets Carrera's search, but [player1] is an xboard engine");
     /* cores is for xboard engines; an xboard engine needs a command */
     static const char *const files[][2] = {
         { "[match]\ngames = 2\n[player1]\nengine = uci\ncommand = x\ncores = 2\nnodes = 9\n"

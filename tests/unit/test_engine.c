@@ -52,6 +52,34 @@ static EngineResult search_nodes(Engine *e, uint64_t nodes)
     return r;
 }
 
+/* A searcher's own search (a new one, 4 MiB, the default evaluation) of the game from start
+ * after the two turns, with limits and params; *best receives its turn. */
+static SearchReport searcher_search(const Position *start, const Rules *rules,
+                                    const char *const moves[2], const SearchLimits *limits,
+                                    const SearchParams *params, Turn *best)
+{
+    Game g;
+    assert_true(game_init(&g, start, rules, false));
+    assert_true(game_play_text(&g, moves[0]) && game_play_text(&g, moves[1]));
+    EvalParams eval_params;
+    eval_defaults(&eval_params);
+    Eval eval;
+    eval_prepare(&eval, &eval_params);
+    Searcher *s = searcher_new(4);
+    SearchInput in = { .root = &g.pos,
+                       .rules = &g.rules,
+                       .eval = &eval,
+                       .params = params,
+                       .history = g.keys,
+                       .n_history = g.n_turns,
+                       .limits = *limits };
+    SearchReport final;
+    *best = search_run(s, &in, &final);
+    searcher_free(s);
+    game_free(&g);
+    return final;
+}
+
 /* The session searches exactly as the searcher does given the same game, table and evaluation. */
 static void test_search_is_the_searchers(void **state)
 {
@@ -65,32 +93,52 @@ static void test_search_is_the_searchers(void **state)
     assert_int_equal(engine_set_position_text(e, &start, &rules, false, moves, 2, err, sizeof err),
                      2);
     EngineResult r = search_nodes(e, 4000);
-
-    Game g;
-    assert_true(game_init(&g, &start, &rules, false));
-    assert_true(game_play_text(&g, moves[0]) && game_play_text(&g, moves[1]));
-    EvalParams params;
-    eval_defaults(&params);
-    Eval eval;
-    eval_prepare(&eval, &params);
-    Searcher *s = searcher_new(4);
-    SearchInput in = { .root = &g.pos,
-                       .rules = &g.rules,
-                       .eval = &eval,
-                       .history = g.keys,
-                       .n_history = g.n_turns,
-                       .limits = search_limits_none() };
-    in.limits.nodes = 4000;
-    SearchReport final;
-    Turn best = search_run(s, &in, &final);
+    SearchLimits limits = search_limits_none();
+    limits.nodes = 4000;
+    Turn best;
+    SearchReport final = searcher_search(&start, &rules, moves, &limits, NULL, &best);
     assert_int_equal(best.n, r.best.n);
     assert_int_equal(best.m[0], r.best.m[0]);
     assert_int_equal(final.nodes, r.final.nodes);
     assert_int_equal(final.score, r.final.score);
     assert_int_equal(r.end, GAME_ON);
-    searcher_free(s);
-    game_free(&g);
     engine_free(e);
+}
+
+/* The session's search parameters are the searcher's: a depth-limited search with one of them
+ * set by name searches the tree the searcher searches with the same parameters, and another
+ * tree than the defaults'. */
+static void test_search_params_reach_the_search(void **state)
+{
+    (void)state;
+    const Rules rules = { TURNS_SINGLE, EP_CLASSIC };
+    Position start = start_of("capablanca");
+    const char *moves[] = { "e2e4", "e7e5" };
+    uint64_t nodes[2];
+    for (int run = 0; run < 2; run++) {
+        Engine *e = new_engine();
+        char err[ERRMSG_LEN];
+        assert_int_equal(engine_new_game(e, &start, &rules, false, err, sizeof err), 0);
+        assert_int_equal(
+            engine_set_position_text(e, &start, &rules, false, moves, 2, err, sizeof err), 2);
+        if (run == 1) {
+            assert_int_equal(engine_set_search_param(e, "LmrDivisor", "9999", err, sizeof err), -1);
+            assert_non_null(strstr(err, "LmrDivisor: 9999 is out of range 50..600"));
+            assert_int_equal(engine_set_search_param(e, "lmrdivisor", "120", err, sizeof err), 0);
+            assert_int_equal(engine_search_params(e)->lmr_divisor, 120);
+        }
+        EngineGo go = { .limits = search_limits_none() };
+        go.limits.depth = 8;
+        EngineResult r;
+        assert_int_equal(engine_search(e, &go, &r, err, sizeof err), 0);
+        nodes[run] = r.final.nodes;
+        Turn best;
+        SearchReport final =
+            searcher_search(&start, &rules, moves, &go.limits, engine_search_params(e), &best);
+        assert_int_equal(final.nodes, r.final.nodes);
+        engine_free(e);
+    }
+    assert_int_not_equal(nodes[0], nodes[1]);
 }
 
 /* A game set turn by turn (the session keeps the turns it has) is the game set at once. */
@@ -248,6 +296,7 @@ int main(void)
     // clang-format off: one test per line
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_search_is_the_searchers),
+        cmocka_unit_test(test_search_params_reach_the_search),
         cmocka_unit_test(test_growing_game),
         cmocka_unit_test(test_illegal_turn_and_options),
         cmocka_unit_test(test_changes_during_a_search_fail),

@@ -2,8 +2,9 @@
 /* The engine's search, played out: it mates from random K+Q, K+R, K+A and K+C v K positions within
  * the 50-move rule against its own best defence; it finds short mates under single and double
  * move rules (including a two-movement mate and a Galvin king capture); with a node limit it is
- * deterministic; and over many fast self-play games in every variant and rule set every turn it
- * chooses is one of the position's legal turns (game_play refuses anything else). */
+ * deterministic; each of its parameters is read (moving it changes the tree); and over many
+ * fast self-play games in every variant and rule set every turn it chooses is one of the
+ * position's legal turns (game_play refuses anything else). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -293,6 +294,98 @@ static void test_node_limit_deterministic(void **state)
     }
 }
 
+/* ---- the search's parameters ------------------------------------------------------------------
+ */
+
+/* The nodes of a depth-limited search of the Capablanca and chess middlegames below with params
+ * (NULL: none given), each from a new searcher. */
+static uint64_t nodes_with(const SearchParams *params, int depth)
+{
+    static const struct {
+        const char *variant, *fen;
+    } cases[] = {
+        { "capablanca",
+          "r1abqkbcnr/pppp1ppppp/2n7/4p5/4P5/7N2/PPPP1PPPPP/RNABQKBC1R w KQkq - 2 3" },
+        { "chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" },
+        { "chess", "2r3k1/pp3ppp/4p3/3n4/3P4/P4N2/1P3PPP/2R3K1 w - - 0 1" },
+    };
+    uint64_t nodes = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        const Rules r = { TURNS_SINGLE, EP_CLASSIC };
+        Position p = from_fen(cases[c].variant, &r, cases[c].fen);
+        SearchLimits l = search_limits_none();
+        l.depth = depth;
+        SearchInput in = {
+            .root = &p, .rules = &r, .eval = eval_default(), .params = params, .limits = l
+        };
+        Searcher *s = searcher_new(8);
+        SearchReport rep;
+        search_run(s, &in, &rep);
+        nodes += rep.nodes;
+        searcher_free(s);
+    }
+    return nodes;
+}
+
+/* The defaults given are the search without parameters; every parameter, moved within its
+ * range, changes the tree (it is read by the search), and each search is still deterministic.
+ * A parameter that left the tree alone here would be one the search does not use. */
+static void test_search_params(void **state)
+{
+    (void)state;
+    const int depth = 9;
+    SearchParams defaults;
+    search_params_default(&defaults);
+    const uint64_t base = nodes_with(NULL, depth);
+    assert_int_equal(nodes_with(&defaults, depth), base);
+    int count;
+    const SearchParamInfo *list = search_param_list(&count);
+    for (int i = 0; i < count; i++) {
+        SearchParams moved = defaults;
+        int *v = param_ref(&moved, &list[i]);
+        /* a step the search must feel: half the value (at least 1), downwards where the range
+         * allows */
+        int step = *v / 2 > 1 ? *v / 2 : 1;
+        *v = *v - step >= list[i].min ? *v - step : *v + step;
+        assert_true(*v >= list[i].min && *v <= list[i].max);
+        const uint64_t nodes = nodes_with(&moved, depth);
+        if (nodes == base)
+            fail_msg("%s = %d searched the same %llu nodes as its default", list[i].name, *v,
+                     (unsigned long long)nodes);
+        assert_int_equal(nodes_with(&moved, depth), nodes);
+    }
+}
+
+/* The table: names found in any case and unlike the evaluation's (the options share one
+ * namespace), every default within its range, bad values refused with the range named. */
+static void test_search_param_names(void **state)
+{
+    (void)state;
+    SearchParams p;
+    search_params_default(&p);
+    int count;
+    const SearchParamInfo *list = search_param_list(&count);
+    assert_true(count > 10);
+    for (int i = 0; i < count; i++) {
+        assert_ptr_equal(search_param_find(list[i].name), &list[i]);
+        assert_null(eval_param_find(list[i].name));
+        const int v = *param_ref(&p, &list[i]);
+        assert_true(v >= list[i].min && v <= list[i].max);
+    }
+    assert_ptr_equal(search_param_find("rfpstep"), search_param_find("RfpStep"));
+    assert_null(search_param_find("Rfp"));
+    char err[ERRMSG_LEN];
+    assert_int_equal(search_param_set(&p, "RfpStep", "130", err, sizeof err), 0);
+    assert_int_equal(p.rfp_step, 130);
+    assert_int_not_equal(search_param_set(&p, "RfpStep", "5000", err, sizeof err), 0);
+    assert_non_null(strstr(err, "RfpStep: 5000 is out of range 10..1000"));
+    assert_int_not_equal(search_param_set(&p, "RfpStep", "12.5", err, sizeof err), 0);
+    assert_non_null(strstr(err, "not an integer"));
+    assert_int_not_equal(search_param_set(&p, "Nonsense", "1", err, sizeof err), 0);
+    assert_non_null(strstr(err, "unknown search parameter 'Nonsense'"));
+    assert_int_equal(p.rfp_step, 130);
+}
+
 /* ---- the reports ------------------------------------------------------------------------------
  */
 
@@ -487,6 +580,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_node_limit_deterministic),
         cmocka_unit_test(test_last_report_is_the_turn_played),
         cmocka_unit_test(test_time_budget),
+        cmocka_unit_test(test_search_params),
+        cmocka_unit_test(test_search_param_names),
         cmocka_unit_test(test_mate_kqk),
         cmocka_unit_test(test_mate_krk),
         cmocka_unit_test(test_mate_kak),
