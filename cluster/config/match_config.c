@@ -322,6 +322,10 @@ static void check_player(IniCheck *check, MatchConfig *c, const Ini *ini, int in
                  "[%s]: threads is for engine = carrera (a UCI engine has option.Threads, an "
                  "xboard engine cores)",
                  section);
+    /* every player has both, which the match hands to its games (an external engine ignores
+     * them) */
+    eval_defaults(&p->eval);
+    search_params_default(&p->search);
     if (p->kind == PLAYER_XBOARD)
         check_xboard_player(check, c, p, ini, section);
     if (p->kind != PLAYER_CARRERA) {
@@ -345,9 +349,7 @@ static void check_player(IniCheck *check, MatchConfig *c, const Ini *ini, int in
                      "[%s] plays Carrera's engine: option.NAME is for engine = uci or xboard (use "
                      "[%s] or [%s])",
                      section, eval_section, search_section);
-        eval_defaults(&p->eval);
         eval_config_check(ini, eval_section, &p->eval, check);
-        search_params_default(&p->search);
         search_config_check(ini, search_section, &p->search, check);
     }
 }
@@ -458,8 +460,10 @@ static void check_whole(IniCheck *check, MatchConfig *c, const Ini *ini)
                      "limited by nodes alone (its nodes are replaced)",
                      i ? "player2" : "player1");
     }
-    if (t->given && t->method == TUNE_SPSA)
-        tune_params_complete(t, &c->players[0].eval);
+    if (t->given && t->method == TUNE_SPSA) {
+        const EngineParams start = { c->players[0].eval, c->players[0].search };
+        tune_params_complete(t, &start);
+    }
 }
 
 static int from_ini(Ini *ini, MatchConfig *out, char *err, size_t errlen)

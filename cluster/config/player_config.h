@@ -35,6 +35,13 @@ typedef struct PlayerLimits {
     int64_t base_ms, inc_ms;
 } PlayerLimits;
 
+/* What Carrera's engine plays with: its evaluation and search parameters (a tuner's stage
+ * changes them). */
+typedef struct EngineParams {
+    EvalParams eval;
+    SearchParams search;
+} EngineParams;
+
 typedef struct PlayerConfig {
     char name[PLAYER_NAME_MAX];
     PlayerKind kind;

@@ -56,6 +56,15 @@ static int split(const char *value, char *buf, size_t buflen, char **items, int 
     return n;
 }
 
+/* The evaluation or search parameter of this name (info NULL when there is none: the two
+ * tables share no name). */
+static TuneParam lookup_param(const char *name)
+{
+    const ParamInfo *eval = eval_param_find(name);
+    return eval ? (TuneParam){ .info = eval }
+                : (TuneParam){ .info = search_param_find(name), .search = true };
+}
+
 static TuneParam *param_named(TuneConfig *t, const char *name)
 {
     for (int i = 0; i < t->n_params; i++)
@@ -72,36 +81,37 @@ static void read_params(void *target, const IniKey *k, const IniEntry *e, IniChe
     int n = split(e->value, buf, sizeof buf, items, TUNE_MAX_PARAMS);
     if (n <= 0) {
         char must[96];
-        snprintf(must, sizeof must, "1 to %d evaluation parameters, separated by commas",
+        snprintf(must, sizeof must, "1 to %d evaluation or search parameters, separated by commas",
                  TUNE_MAX_PARAMS);
         ini_bad_value(check, e, must);
         return;
     }
     t->n_params = 0;
     for (int i = 0; i < n; i++) {
-        const EvalParamInfo *info = eval_param_find(items[i]);
-        if (!info) {
+        const TuneParam p = lookup_param(items[i]);
+        if (!p.info) {
             ini_fail(check, e->line,
-                     "params: '%s' is no evaluation parameter (configs/eval/"
-                     "default.ini lists them)",
+                     "params: '%s' is no evaluation or search parameter (`carrera check-config "
+                     "--keys` lists them)",
                      items[i]);
             return;
         }
-        if (param_named(t, info->name)) {
-            ini_fail(check, e->line, "params: %s named twice", info->name);
+        if (param_named(t, p.info->name)) {
+            ini_fail(check, e->line, "params: %s named twice", p.info->name);
             return;
         }
-        t->params[t->n_params++] = (TuneParam){ .info = info };
+        t->params[t->n_params++] = p;
     }
 }
 
-static bool is_param(const char *key) { return eval_param_find(key) != NULL; }
+static bool is_param(const char *key) { return lookup_param(key).info != NULL; }
 
 /* "MIN, MAX, C_END, R_END" for a parameter (its name is the key). */
 static void read_bounds(void *target, const IniKey *k, const IniEntry *e, IniCheck *check)
 {
     TuneConfig *t = target;
-    const EvalParamInfo *info = eval_param_find(e->key);
+    const TuneParam named = lookup_param(e->key);
+    const ParamInfo *info = named.info;
     TuneParam *p = param_named(t, info->name);
     if (!p) {
         ini_fail(check, e->line, "%s has bounds but is not in params (params = ... comes first)",
@@ -127,9 +137,13 @@ static void read_bounds(void *target, const IniKey *k, const IniEntry *e, IniChe
         ini_fail(check, e->line, "%s: C_END and R_END must be positive", info->name);
         return;
     }
-    *p = (TuneParam){
-        .info = info, .min = v[0], .max = v[1], .c_end = v[2], .r_end = v[3], .bounds_given = true
-    };
+    *p = (TuneParam){ .info = info,
+                      .search = named.search,
+                      .min = v[0],
+                      .max = v[1],
+                      .c_end = v[2],
+                      .r_end = v[3],
+                      .bounds_given = true };
 }
 
 static void read_A(void *target, const IniKey *k, const IniEntry *e, IniCheck *check)
@@ -229,7 +243,8 @@ static const IniKey TUNE_KEY_LIST[] = {
     INI_KEY_CALL(TuneConfig, "gamma", gamma, read_exponent, "a number in (0, 1]",
                  "spsa: gamma (default 0.101)"),
     INI_KEY_CALL(TuneConfig, "params", params, read_params, NULL,
-                 "spsa: the evaluation parameters tuned (default: the A and C values)"),
+                 "spsa: the evaluation and search parameters tuned (default: the A and C "
+                 "values)"),
     INI_KEY_FAMILY(TuneConfig, "PARAMETER", params, is_param, read_bounds,
                    "MIN, MAX, C_END, R_END (four numbers, as fishtest writes them)",
                    "spsa: a parameter's MIN, MAX, C_END, R_END"),
@@ -300,7 +315,7 @@ void tune_config_check(TuneConfig *t, IniCheck *check, const Ini *ini)
             static const char *const standard[] = { "ValueArchbishopMg", "ValueArchbishopEg",
                                                     "ValueChancellorMg", "ValueChancellorEg" };
             for (int i = 0; i < 4; i++)
-                t->params[t->n_params++] = (TuneParam){ .info = eval_param_find(standard[i]) };
+                t->params[t->n_params++] = lookup_param(standard[i]);
         }
         if (!t->A_given)
             t->A = 0.1 * t->iterations;
@@ -312,22 +327,28 @@ uint64_t tune_sweep_nodes(const TuneConfig *t, int stage)
     return stage >= 0 && stage < t->n_sweep ? t->sweep[stage] : 0;
 }
 
-double tune_param_get(const TuneParam *p, const EvalParams *e)
+/* Where p lives in e. */
+static int *param_in(const TuneParam *p, EngineParams *e)
 {
-    return *eval_param_ref((EvalParams *)e, p->info);
+    return p->search ? param_ref(&e->search, p->info) : param_ref(&e->eval, p->info);
 }
 
-void tune_param_set(const TuneParam *p, EvalParams *e, double x)
+double tune_param_get(const TuneParam *p, const EngineParams *e)
+{
+    return *param_in(p, (EngineParams *)e);
+}
+
+void tune_param_set(const TuneParam *p, EngineParams *e, double x)
 {
     double r = floor(x + 0.5);
     if (r < p->info->min)
         r = p->info->min;
     if (r > p->info->max)
         r = p->info->max;
-    *eval_param_ref(e, p->info) = (int)r;
+    *param_in(p, e) = (int)r;
 }
 
-void tune_params_complete(TuneConfig *t, const EvalParams *start)
+void tune_params_complete(TuneConfig *t, const EngineParams *start)
 {
     for (int i = 0; i < t->n_params; i++) {
         TuneParam *p = &t->params[i];

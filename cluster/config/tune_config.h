@@ -13,10 +13,11 @@
 #include "eval.h"
 #include "ini_file.h"
 #include "ini_keys.h"
+#include "player_config.h"
 
 typedef enum TuneMethod {
     TUNE_IMBALANCE, /* material-odds matches, one least-squares fit per iteration */
-    TUNE_SPSA,      /* SPSA over evaluation parameters, a block of pairs per iteration */
+    TUNE_SPSA,      /* SPSA over evaluation or search parameters, a block of pairs per iteration */
     TUNE_REGRESSION /* ordered logit of results on material, from recorded games */
 } TuneMethod;
 
@@ -25,10 +26,11 @@ typedef enum TuneMethod {
 #define TUNE_MAX_ITERATIONS 100000
 #define TUNE_MAX_SWEEP      16
 
-/* One SPSA parameter: an evaluation parameter, its bounds and fishtest's c_end and r_end. The
- * start is each player's own value (read from the players, not from [tune]). */
+/* One SPSA parameter: an evaluation or a search parameter, its bounds and fishtest's c_end and
+ * r_end. The start is each player's own value (read from the players, not from [tune]). */
 typedef struct TuneParam {
-    const EvalParamInfo *info;
+    const ParamInfo *info;
+    bool search; /* info is a search parameter's (search_params.h), else an evaluation one's */
     double min, max, c_end, r_end;
     bool bounds_given; /* min, max, c_end, r_end written in [tune]; else derived from the start */
 } TuneParam;
@@ -78,14 +80,14 @@ void tune_config_check(TuneConfig *t, IniCheck *check, const Ini *ini);
 int tune_config_read_sources(const Ini *ini, TuneConfig *t, char *err, size_t errlen);
 
 /* The value of parameter p in e, as a double. */
-double tune_param_get(const TuneParam *p, const EvalParams *e);
+double tune_param_get(const TuneParam *p, const EngineParams *e);
 
 /* Sets parameter p of e to x rounded to the nearest integer within the parameter's range. */
-void tune_param_set(const TuneParam *p, EvalParams *e, double x);
+void tune_param_set(const TuneParam *p, EngineParams *e, double x);
 
 /* Fills the bounds not given of every parameter from its start value (the player's): min and
  * max at half and one and a half times the start within the parameter's range, c_end a
  * twentieth of that span, r_end 0.002. */
-void tune_params_complete(TuneConfig *t, const EvalParams *start);
+void tune_params_complete(TuneConfig *t, const EngineParams *start);
 
 #endif

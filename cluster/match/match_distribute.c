@@ -57,13 +57,13 @@ static FarmNext next_pair(void *ctx, int rank, void **task, size_t *len)
     Distribution *d = ctx;
     (void)rank;
     uint64_t pair;
-    EvalParams eval[2];
-    int n = stage_runner_next(d->run, &pair, eval);
+    EngineParams params[2];
+    int n = stage_runner_next(d->run, &pair, params);
     if (n < 0)
         return FARM_WAIT;
     if (n == 0)
         return FARM_DONE;
-    *task = wire_task(pair, eval, len);
+    *task = wire_task(pair, params, len);
     if (!*task) {
         stage_runner_fail(d->run, "out of memory");
         return FARM_DONE;
@@ -110,8 +110,8 @@ static void *play_task(void *ctx, int slot, const void *data, size_t len, size_t
     } else if (!ready_players(c, mine, err, sizeof err)) {
         out = wire_failed(err, result_len);
     } else {
-        player_set_eval(mine[0], &m->eval[0]);
-        player_set_eval(mine[1], &m->eval[1]);
+        player_set_params(mine[0], &m->params[0]);
+        player_set_params(mine[1], &m->params[1]);
         /* a sweep's stage, known from the pair alone on every rank */
         const uint64_t nodes = tune_sweep_nodes(&c->tune, (int)(m->pair / c->pairs_per_stage));
         for (int k = 0; k < 2 && nodes; k++)

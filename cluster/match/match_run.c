@@ -279,8 +279,8 @@ static int set_up(MatchJob *j)
     run->n_pairs = (uint64_t)cfg->games / 2;
     run->threads = cfg->concurrency > 0 ? cfg->concurrency : omp_get_max_threads();
     run->stage_end = cfg->pairs_per_stage < run->n_pairs ? cfg->pairs_per_stage : run->n_pairs;
-    run->eval[0] = cfg->players[0].eval;
-    run->eval[1] = cfg->players[1].eval;
+    for (int k = 0; k < 2; k++)
+        run->params[k] = (EngineParams){ cfg->players[k].eval, cfg->players[k].search };
     if (!j->request->tune)
         return EXIT_OK;
     if (!(run->tuner = malloc(sizeof *run->tuner)))
@@ -290,8 +290,8 @@ static int set_up(MatchJob *j)
         run->tuner = NULL;
         return EXIT_USAGE;
     }
-    run->eval[0] = run->tuner->eval[0];
-    run->eval[1] = run->tuner->eval[1];
+    run->params[0] = run->tuner->params[0];
+    run->params[1] = run->tuner->params[1];
     return EXIT_OK;
 }
 

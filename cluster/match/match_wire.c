@@ -69,16 +69,38 @@ static unsigned char *finish(Buf *b, size_t *len)
     return b->data;
 }
 
-unsigned char *wire_task(uint64_t pair, const EvalParams eval[2], size_t *len)
+/* A table of what a player plays with: its parameters and where their struct is inside
+ * EngineParams. The evaluation's travel first, then the search's. */
+typedef struct ParamTable {
+    const ParamInfo *list;
+    int count;
+    size_t offset;
+} ParamTable;
+
+static void param_tables(ParamTable t[2])
+{
+    t[0] = (ParamTable){ .offset = offsetof(EngineParams, eval) };
+    t[0].list = eval_param_list(&t[0].count);
+    t[1] = (ParamTable){ .offset = offsetof(EngineParams, search) };
+    t[1].list = search_param_list(&t[1].count);
+}
+
+static int *table_ref(EngineParams *e, const ParamTable *t, int i)
+{
+    return param_ref((char *)e + t->offset, &t->list[i]);
+}
+
+unsigned char *wire_task(uint64_t pair, const EngineParams params[2], size_t *len)
 {
     Buf b = { 0 };
     put_u8(&b, WIRE_TASK);
     put_u64(&b, pair);
-    int count;
-    const EvalParamInfo *info = eval_param_list(&count);
+    ParamTable tables[2];
+    param_tables(tables);
     for (int k = 0; k < 2; k++)
-        for (int i = 0; i < count; i++)
-            put_u32(&b, (uint32_t)*eval_param_ref((EvalParams *)&eval[k], &info[i]));
+        for (int t = 0; t < 2; t++)
+            for (int i = 0; i < tables[t].count; i++)
+                put_u32(&b, (uint32_t)*table_ref((EngineParams *)&params[k], &tables[t], i));
     return finish(&b, len);
 }
 
@@ -211,17 +233,19 @@ int wire_decode(const unsigned char *data, size_t len, const Openings *o, WireMe
     switch (out->kind) {
     case WIRE_TASK:
         out->pair = get_u64(&r);
-        int count;
-        const EvalParamInfo *info = eval_param_list(&count);
+        ParamTable tables[2];
+        param_tables(tables);
         for (int k = 0; k < 2; k++) {
-            eval_defaults(&out->eval[k]);
-            for (int i = 0; i < count && !r.bad; i++) {
-                int32_t v = (int32_t)get_u32(&r);
-                if (v < info[i].min || v > info[i].max)
-                    r.bad = true;
-                else
-                    *eval_param_ref(&out->eval[k], &info[i]) = v;
-            }
+            eval_defaults(&out->params[k].eval);
+            search_params_default(&out->params[k].search);
+            for (int t = 0; t < 2; t++)
+                for (int i = 0; i < tables[t].count && !r.bad; i++) {
+                    int32_t v = (int32_t)get_u32(&r);
+                    if (v < tables[t].list[i].min || v > tables[t].list[i].max)
+                        r.bad = true;
+                    else
+                        *table_ref(&out->params[k], &tables[t], i) = v;
+                }
         }
         break;
     case WIRE_FAILED:

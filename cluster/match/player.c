@@ -209,15 +209,21 @@ void player_free(Player *p)
 
 const PlayerConfig *player_config(const Player *p) { return &p->cfg; }
 
-void player_set_eval(Player *p, const EvalParams *e)
+void player_set_params(Player *p, const EngineParams *e)
 {
-    if (p->cfg.kind != PLAYER_CARRERA || memcmp(&p->cfg.eval, e, sizeof *e) == 0)
+    if (p->cfg.kind != PLAYER_CARRERA)
         return;
-    p->cfg.eval = *e;
     /* the session is this player's alone and never searching here: these cannot fail */
     char why[ERRMSG_LEN];
-    engine_set_eval(p->session, e, why, sizeof why);
-    engine_clear_hash(p->session, why, sizeof why); /* scores of the old evaluation */
+    if (memcmp(&p->cfg.search, &e->search, sizeof e->search) != 0) {
+        p->cfg.search = e->search;
+        engine_set_search(p->session, &e->search, why, sizeof why);
+    }
+    if (memcmp(&p->cfg.eval, &e->eval, sizeof e->eval) != 0) {
+        p->cfg.eval = e->eval;
+        engine_set_eval(p->session, &e->eval, why, sizeof why);
+        engine_clear_hash(p->session, why, sizeof why); /* scores of the old evaluation */
+    }
 }
 
 void player_set_nodes(Player *p, uint64_t nodes) { p->cfg.limits.nodes = nodes; }

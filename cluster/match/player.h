@@ -55,8 +55,8 @@ void player_free(Player *p);
 const PlayerConfig *player_config(const Player *p);
 
 /* Carrera's engine only (an external engine is left as it is): plays from now on with the
- * evaluation parameters e, as a tuner's stage asks. */
-void player_set_eval(Player *p, const EvalParams *e);
+ * evaluation and search parameters of e, as a tuner's stage asks. */
+void player_set_params(Player *p, const EngineParams *e);
 
 /* Searches `nodes` nodes per turn from now on (a sweep's stage; the player is limited by nodes
  * alone). */

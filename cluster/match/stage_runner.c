@@ -18,10 +18,10 @@ void stage_runner_fail(StageRunner *run, const char *message)
     run->stop = true;
 }
 
-int stage_runner_next(StageRunner *run, uint64_t *pair, EvalParams eval[2])
+int stage_runner_next(StageRunner *run, uint64_t *pair, EngineParams params[2])
 {
-    eval[0] = run->eval[0];
-    eval[1] = run->eval[1];
+    params[0] = run->params[0];
+    params[1] = run->params[1];
     if (run->stop)
         return 0;
     while (run->cursor < run->stage_end) {
@@ -44,8 +44,8 @@ void stage_runner_begin_stage(StageRunner *run)
         run->stage = t->stage;
         run->cursor = (uint64_t)t->stage * run->cfg->pairs_per_stage;
         run->stage_end = run->cursor + run->cfg->pairs_per_stage;
-        run->eval[0] = t->eval[0];
-        run->eval[1] = t->eval[1];
+        run->params[0] = t->params[0];
+        run->params[1] = t->params[1];
     }
 }
 

@@ -38,7 +38,7 @@ typedef struct StageRunner {
     uint64_t n_pairs; /* planned: every stage's */
     int stage;
     uint64_t cursor, stage_end; /* the next pair to consider; the current stage ends before */
-    EvalParams eval[2];         /* the players' evaluation in the current stage */
+    EngineParams params[2];     /* what the players play with in the current stage */
     bool over;                  /* no stage is left to begin (a tuner's values agreed) */
     MatchFileDone done;         /* the pairs a checkpoint held: not played again */
     Tuner *tuner;               /* a tune run's methods, NULL for a match */
@@ -59,7 +59,7 @@ void stage_runner_fail(StageRunner *run, const char *message);
 /* The next pair of the current stage into *pair and the stage's evaluation of the two players
  * into eval. Returns 1; 0 when no pair is left to play at all (or the run stops); -1 when the
  * stage's pairs are all handed out and the next stage waits for their results. */
-int stage_runner_next(StageRunner *run, uint64_t *pair, EvalParams eval[2]);
+int stage_runner_next(StageRunner *run, uint64_t *pair, EngineParams params[2]);
 
 /* The tuner's current stage becomes the run's (or the run is over). */
 void stage_runner_begin_stage(StageRunner *run);

@@ -55,6 +55,13 @@ static void played_values(const EvalParams *e, double out[TUNE_PIECES])
         out[p] = e->value_mg[PAWN + p] / (double)e->value_mg[PAWN];
 }
 
+/* Both players' parameters as their sections give them. */
+static void start_params(Tuner *t)
+{
+    for (int k = 0; k < 2; k++)
+        t->params[k] = (EngineParams){ t->cfg->players[k].eval, t->cfg->players[k].search };
+}
+
 /* Stage k's SPSA perturbation: a function of the seed and k alone, so that a resumed run draws
  * the same. */
 static void spsa_stage(Tuner *t)
@@ -65,11 +72,10 @@ static void spsa_stage(Tuner *t)
     rng_next(&rng);
     double plus[TUNE_MAX_PARAMS], minus[TUNE_MAX_PARAMS];
     spsa_perturb(&t->spsa, &rng, t->delta, plus, minus);
-    t->eval[0] = c->players[0].eval;
-    t->eval[1] = c->players[1].eval;
+    start_params(t);
     for (int i = 0; i < tc->n_params; i++) {
-        tune_param_set(&tc->params[i], &t->eval[0], plus[i]);
-        tune_param_set(&tc->params[i], &t->eval[1], minus[i]);
+        tune_param_set(&tc->params[i], &t->params[0], plus[i]);
+        tune_param_set(&tc->params[i], &t->params[1], minus[i]);
     }
 }
 
@@ -77,8 +83,7 @@ int tuner_init(Tuner *t, const MatchConfig *c, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
     t->cfg = c;
-    t->eval[0] = c->players[0].eval;
-    t->eval[1] = c->players[1].eval;
+    start_params(t);
     const TuneConfig *tc = &c->tune;
     if (tc->method == TUNE_IMBALANCE) {
         t->iterations = calloc((size_t)c->stages, sizeof *t->iterations);
@@ -95,7 +100,7 @@ int tuner_init(Tuner *t, const MatchConfig *c, char *err, size_t errlen)
         }
         for (int i = 0; i < m; i++) {
             const TuneParam *p = &tc->params[i];
-            t->sp[i] = (SpsaParam){ .theta = tune_param_get(p, &c->players[0].eval),
+            t->sp[i] = (SpsaParam){ .theta = tune_param_get(p, &t->params[0]),
                                     .min = p->min,
                                     .max = p->max,
                                     .c_end = p->c_end,
@@ -135,7 +140,7 @@ static void imbalance_stage_end(Tuner *t)
 {
     const MatchConfig *c = t->cfg;
     TuneIteration *it = &t->iterations[t->n_iterations++];
-    played_values(&t->eval[0], it->played);
+    played_values(&t->params[0].eval, it->played);
     it->nodes = tune_sweep_nodes(&c->tune, t->stage);
     tune_fit(c, (const uint64_t(*)[PAIR_CLASSES])t->stage_pairs, t->stage, &it->fit);
     if (c->tune.n_sweep)
@@ -174,7 +179,7 @@ static void imbalance_stage_end(Tuner *t)
     for (int k = 0; k < 2; k++)
         for (int p = 1; p < TUNE_PIECES; p++)
             if (v->pieces & TUNE_BIT(p)) {
-                EvalParams *e = &t->eval[k];
+                EvalParams *e = &t->params[k].eval;
                 double mg = floor(v->value[p] * e->value_mg[PAWN] + 0.5);
                 double eg = floor(v->value[p] * e->value_eg[PAWN] + 0.5);
                 e->value_mg[PAWN + p] = (int)(mg < 1 ? 1 : mg > 3000 ? 3000 : mg);

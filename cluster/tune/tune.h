@@ -62,10 +62,10 @@ typedef struct TuneIteration {
 
 typedef struct Tuner {
     const MatchConfig *cfg;
-    int stage;          /* the stage being played (== cfg->stages once all are) */
-    EvalParams eval[2]; /* the players' evaluation in this stage */
-    bool finished;      /* no stage is left: all played, or the values agreed */
-    bool converged;     /* imbalance: stopped because the values agreed */
+    int stage;              /* the stage being played (== cfg->stages once all are) */
+    EngineParams params[2]; /* what the players play with in this stage */
+    bool finished;          /* no stage is left: all played, or the values agreed */
+    bool converged;         /* imbalance: stopped because the values agreed */
     char stop_reason[256];
     /* the stage being played */
     uint64_t stage_pairs[MATCH_MAX_IMBALANCES][PAIR_CLASSES];

@@ -146,6 +146,29 @@ static void test_same_games_any_threads(void **state)
     expect_same_games(pgn[0], pgn[1], 4);
 }
 
+/* A player's [player2.search] reaches its games: the same match without it plays other games
+ * (the games with it are those of test_same_games_any_threads, one thread). */
+static void test_search_section_plays(void **state)
+{
+    (void)state;
+    char config[512], path[2][512], pgn[2][512];
+    for (int k = 0; k < 2; k++) {
+        snprintf(config, sizeof config, SELF_PLAY, 1);
+        if (k == 1)
+            *strstr(config, "[player2.search]") = '\0';
+        snprintf(path[k], sizeof path[k], "%s/search%d.ini", scratch_dir, k);
+        snprintf(pgn[k], sizeof pgn[k], "%s/search%d.pgn", scratch_dir, k);
+        write_text(path[k], config);
+        Run r = match(path[k], pgn[k]);
+        if (r.status != 0)
+            fail_msg("match %d: status %d, stderr %s", k, r.status, r.err);
+        run_free(&r);
+    }
+    const int same = count_same_games(pgn[0], pgn[1], 4);
+    if (same == 8)
+        fail_msg("[player2.search] LmrDivisor = 150 changed none of the 8 games");
+}
+
 /* Runs the match of config (4 games) into pgn: every game played, nobody at fault (every game
  * ended by the rules or adjudication). */
 static void expect_clean_match(const char *config, const char *pgn)
@@ -585,6 +608,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_same_games_any_threads),
+        cmocka_unit_test(test_search_section_plays),
         cmocka_unit_test(test_against_fairy_stockfish),
         cmocka_unit_test(test_threads_player),
         cmocka_unit_test(test_faulty_engines),

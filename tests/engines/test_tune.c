@@ -30,6 +30,7 @@
 
 #include "files.h"
 #include "h5read.h"
+#include "pgn_games.h"
 #include "run.h"
 
 #if !defined(CARRERA_BIN) || !defined(CARRERA_PLOT_TUNING)
@@ -231,7 +232,16 @@ static void test_config_errors(void **state)
     expect_error(c, 2, "bad.ini:2: method = spsa needs iterations = N");
     snprintf(c, sizeof c,
              "[match]\n[tune]\nmethod = spsa\niterations = 2\nparams = ValueWizardMg\n%s", players);
-    expect_error(c, 2, "bad.ini:5: params: 'ValueWizardMg' is no evaluation parameter");
+    expect_error(c, 2, "bad.ini:5: params: 'ValueWizardMg' is no evaluation or search parameter");
+    snprintf(c, sizeof c,
+             "[match]\n[tune]\nmethod = spsa\niterations = 2\nparams = RfpStep\n"
+             "RfpStep = 5, 300, 20, 0.002\n%s",
+             players);
+    expect_error(c, 2, "bad.ini:6: RfpStep: bounds 5, 300 must satisfy 10 <= MIN < MAX <= 1000");
+    snprintf(c, sizeof c,
+             "[match]\n[tune]\nmethod = spsa\niterations = 2\nparams = RfpStep, rfpstep\n%s",
+             players);
+    expect_error(c, 2, "bad.ini:5: params: RfpStep named twice");
     snprintf(c, sizeof c,
              "[match]\n[tune]\nmethod = spsa\niterations = 2\nparams = ValueArchbishopMg\n"
              "ValueArchbishopMg = 900, 800, 20, 0.002\n%s",
@@ -478,13 +488,16 @@ static void test_pawn_free(void **state)
     H5Fclose(f);
 }
 
-/* SPSA over the Archbishop's and the Chancellor's values: 5 iterations of 2 pairs. */
+/* SPSA over the Archbishop's value and the search's reverse futility margin (an evaluation and
+ * a search parameter, so that the players' search parameters too must reach every game, over
+ * MPI as well): 5 iterations of 2 pairs. */
 static const char *const SPSA =
     "[match]\nvariant = caparandom\nopenings = random\nseed = 11\nmax_plies = 120\n"
     "resign_score = 800\nresign_moves = 2\nconcurrency = %d\n"
     "[tune]\nmethod = spsa\niterations = %d\npairs_per_iteration = 2\n"
-    "params = ValueArchbishopMg, ValueChancellorMg\n"
+    "params = ValueArchbishopMg, RfpStep\n"
     "ValueArchbishopMg = 600, 1200, 40, 0.05\n"
+    "RfpStep = 20, 400, 60, 0.05\n"
     "[player1]\nnodes = 400\n[player2]\nnodes = 400\n";
 
 /* theta of every iteration recomputed from the file's games, schedule and signs, as
@@ -504,8 +517,8 @@ static void expect_spsa_trajectory(const char *h5, int iterations)
     assert_int_equal(dt[0], (hsize_t)iterations + 1);
     assert_int_equal(dd[0], (hsize_t)iterations);
     assert_int_equal(dr[0], (hsize_t)iterations);
-    assert_true(theta[0] == 875 && theta[1] == 900); /* the default values */
-    assert_true(min[0] == 600 && max[0] == 1200 && min[1] == 450 && max[1] == 1350);
+    assert_true(theta[0] == 875 && theta[1] == 120); /* the default values */
+    assert_true(min[0] == 600 && max[0] == 1200 && min[1] == 20 && max[1] == 400);
     size_t pairs;
     double *score = pair_scores(h5, &pairs);
     assert_int_equal(pairs, 2 * (size_t)iterations);
@@ -554,6 +567,9 @@ static void test_spsa(void **state)
     expect_spsa_trajectory(one, 5);
     expect_same_doubles(one, two, "/tune/theta");
     expect_plots(one, 1);
+    path_of(one, sizeof one, "spsa-1", "pgn");
+    path_of(two, sizeof two, "spsa-2", "pgn");
+    expect_same_games(one, two, 10);
 }
 
 /* Killed in the middle and resumed: the same trajectory as a run never killed, each pair once. */
@@ -780,6 +796,11 @@ static void test_mpi_spsa(void **state)
     path_of(two, sizeof two, "mpi-2", "h5");
     expect_spsa_trajectory(two, 4);
     expect_same_doubles(one, two, "/tune/theta");
+    /* the same games: the players' parameters reached the other rank's games as they reached
+     * rank 0's */
+    path_of(one, sizeof one, "mpi-1", "pgn");
+    path_of(two, sizeof two, "mpi-2", "pgn");
+    expect_same_games(one, two, 8);
 }
 
 /* `test_tune` runs the single-process tests; `test_tune mpi MPIEXEC ARGS...` the MPI one. */

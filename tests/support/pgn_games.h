@@ -12,4 +12,8 @@ char *game_of_round(const char *pgn, const char *round);
  * the tags (the Site tag names the configuration). */
 void expect_same_games(const char *path_a, const char *path_b, int pairs);
 
+/* How many of the games of pairs 1..pairs both PGN files hold alike, round by round, as
+ * expect_same_games compares them; a round missing from either fails the test. */
+int count_same_games(const char *path_a, const char *path_b, int pairs);
+
 #endif
