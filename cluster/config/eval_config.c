@@ -8,19 +8,12 @@
 #include "param_config.h"
 
 /* The evaluation's parameters as param_config reads them. */
-static ParamKind eval_kind(void)
-{
-    ParamKind k = { .size = sizeof(EvalParams),
-                    .what = "evaluation",
-                    .where_listed = "configs/eval/default.ini lists every evaluation parameter" };
-    k.list = eval_param_list(&k.count);
-    return k;
-}
+static const ParamKind EVAL_KIND = { eval_param_list, sizeof(EvalParams), "evaluation",
+                                     "configs/eval/default.ini lists every evaluation parameter" };
 
 void eval_config_check(const Ini *ini, const char *section, EvalParams *p, IniCheck *c)
 {
-    const ParamKind kind = eval_kind();
-    param_config_check(ini, section, &kind, p, c);
+    param_config_check(ini, section, &EVAL_KIND, p, c);
 }
 
 int eval_config_apply(const Ini *ini, const char *section, EvalParams *p, char *err, size_t errlen)
@@ -57,6 +50,5 @@ void eval_config_print_keys(FILE *out)
 {
     EvalParams defaults;
     eval_defaults(&defaults);
-    const ParamKind kind = eval_kind();
-    param_config_print_keys(out, "[eval], [player1.eval], [player2.eval]", &kind, &defaults);
+    param_config_print_keys(out, "[eval], [player1.eval], [player2.eval]", &EVAL_KIND, &defaults);
 }

@@ -10,9 +10,11 @@
 void param_config_check(const Ini *ini, const char *section, const ParamKind *kind, void *p,
                         IniCheck *c)
 {
+    int count;
+    const ParamInfo *list = kind->list(&count);
     /* Names are case-insensitive: two spellings of one parameter are the same key twice, which
      * reading, comparing names exactly, does not see. */
-    int *first_line = calloc((size_t)kind->count, sizeof *first_line);
+    int *first_line = calloc((size_t)count, sizeof *first_line);
     void *changed = malloc(kind->size);
     if (!first_line || !changed) {
         free(first_line);
@@ -25,19 +27,19 @@ void param_config_check(const Ini *ini, const char *section, const ParamKind *ki
         const IniEntry *e = &ini->entries[i];
         if (strcmp(e->section, section) != 0)
             continue;
-        const ParamInfo *info = param_find(kind->list, kind->count, e->key);
+        const ParamInfo *info = param_find(list, count, e->key);
         if (!info) {
             ini_unknown_key(c, e, kind->where_listed);
             continue;
         }
-        int *first = &first_line[info - kind->list];
+        int *first = &first_line[info - list];
         if (*first) {
             ini_duplicate_key(c, e, *first);
             continue;
         }
         *first = e->line;
         char message[ERRMSG_LEN];
-        if (param_set(changed, kind->list, kind->count, kind->what, e->key, e->value, message,
+        if (param_set(changed, list, count, kind->what, e->key, e->value, message,
                       sizeof message) != 0)
             ini_fail(c, e->line, "%s", message);
     }
@@ -50,8 +52,10 @@ void param_config_check(const Ini *ini, const char *section, const ParamKind *ki
 void param_config_print_keys(FILE *out, const char *sections, const ParamKind *kind,
                              const void *defaults)
 {
+    int count;
+    const ParamInfo *list = kind->list(&count);
     fprintf(out, "%s  %s parameters: default (range)\n", sections, kind->what);
-    for (int i = 0; i < kind->count; i++)
-        fprintf(out, "  %-20s %d (%d to %d)\n", kind->list[i].name,
-                *param_ref((void *)defaults, &kind->list[i]), kind->list[i].min, kind->list[i].max);
+    for (int i = 0; i < count; i++)
+        fprintf(out, "  %-20s %d (%d to %d)\n", list[i].name,
+                *param_ref((void *)defaults, &list[i]), list[i].min, list[i].max);
 }

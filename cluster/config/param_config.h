@@ -12,11 +12,10 @@
 #include "ini_file.h"
 #include "param_table.h"
 
-/* The parameters of one kind: their table, the size of the struct they live in, the kind's name
- * for messages ("evaluation") and where a user finds the names. */
+/* The parameters of one kind: the function that lists their table, the size of the struct they
+ * live in, the kind's name for messages ("evaluation") and where a user finds the names. */
 typedef struct ParamKind {
-    const ParamInfo *list;
-    int count;
+    const ParamInfo *(*list)(int *count);
     size_t size;
     const char *what;
     const char *where_listed;

@@ -4,25 +4,19 @@
 
 #include "param_config.h"
 
-static ParamKind search_kind(void)
-{
-    ParamKind k = { .size = sizeof(SearchParams),
-                    .what = "search",
-                    .where_listed = "`carrera check-config --keys` lists every search parameter" };
-    k.list = search_param_list(&k.count);
-    return k;
-}
+static const ParamKind SEARCH_KIND = {
+    search_param_list, sizeof(SearchParams), "search",
+    "`carrera check-config --keys` lists every search parameter"
+};
 
 void search_config_check(const Ini *ini, const char *section, SearchParams *p, IniCheck *c)
 {
-    const ParamKind kind = search_kind();
-    param_config_check(ini, section, &kind, p, c);
+    param_config_check(ini, section, &SEARCH_KIND, p, c);
 }
 
 void search_config_print_keys(FILE *out)
 {
     SearchParams defaults;
     search_params_default(&defaults);
-    const ParamKind kind = search_kind();
-    param_config_print_keys(out, "[player1.search], [player2.search]", &kind, &defaults);
+    param_config_print_keys(out, "[player1.search], [player2.search]", &SEARCH_KIND, &defaults);
 }

@@ -78,7 +78,7 @@ const EvalParamInfo *eval_param_find(const char *name);
 
 static inline int *eval_param_ref(EvalParams *p, const EvalParamInfo *info)
 {
-    return (int *)((char *)p + info->offset);
+    return param_ref(p, info);
 }
 
 /* Sets a parameter from its text ("875"); non-zero with a message naming the parameter and its
