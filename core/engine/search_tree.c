@@ -182,6 +182,8 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
         if (s->double_moves && qdepth >= DOUBLE_QDEPTH)
             return stand;
     }
+    /* at the first ply, after the captures, the quiet turns that give check (below) */
+    const bool checks = qdepth == 0 && !in_check && !s->double_moves;
     PlyData *pd = &s->ply[ply];
     const int us = position_side(p);
     const int off = hash_first(s, p, &hash_turn, !in_check);
@@ -199,8 +201,11 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
              * stands (a stalemate goes unseen here, as in most engines' quiescence: finding one
              * would cost every leaf its full move generation) */
             if (!off && pd->turns.n == 0) {
-                if (tactical && !s->double_moves)
-                    return stand;
+                if (tactical && !s->double_moves) {
+                    if (!checks)
+                        return stand;
+                    break;
+                }
                 if (!tactical || position_game_end(p, s->in->rules) != GAME_ON)
                     return end_score(s, p, ply);
             }
@@ -235,6 +240,32 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
                 copy_pv(s, ply, t);
                 if (v >= beta)
                     break;
+            }
+        }
+    }
+    /* Quiet checks (Stockfish's first quiescence ply): a check the captures alone would not see
+     * may mate, or win what the evasion leaves; the checking piece must not be lost for nothing
+     * in the exchange on its square. */
+    if (checks && best < beta) {
+        Move quiet_checks[MAX_MOVES];
+        const int nc = position_quiet_checks(p, quiet_checks);
+        for (int i = 0; i < nc && best < beta; i++) {
+            if (position_see(p, quiet_checks[i], search_order_value) < 0)
+                continue;
+            const Turn t = { { quiet_checks[i], MOVE_NONE }, 1 };
+            Position child;
+            make_turn(s, p, &t, &child);
+            note_moved(s, ply, p, &t);
+            int v = -qsearch(s, &child, ply + 1, -beta, -alpha, qdepth + 1);
+            if (s->budget.aborted)
+                return 0;
+            if (v > best) {
+                best = v;
+                best_turn = t;
+                if (v > alpha) {
+                    alpha = v;
+                    copy_pv(s, ply, &t);
+                }
             }
         }
     }

@@ -92,6 +92,12 @@ int position_tactical_moves(const Position *p, Move *moves)
                    : board_tactical_moves_8(&p->u.b8.board, &p->u.b8.castling, p->variant, moves);
 }
 
+int position_quiet_checks(const Position *p, Move *moves)
+{
+    return wide(p) ? board_quiet_checks_10(&p->u.b10.board, &p->u.b10.castling, p->variant, moves)
+                   : board_quiet_checks_8(&p->u.b8.board, &p->u.b8.castling, p->variant, moves);
+}
+
 void position_make(const Position *p, Move m, Position *out)
 {
     if (out != p) {

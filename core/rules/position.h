@@ -73,6 +73,10 @@ int position_legal_moves(const Position *p, Move *moves);
 /* The legal captures, en passant captures and promotions among them, in the same order. */
 int position_tactical_moves(const Position *p, Move *moves);
 
+/* The legal quiet moves (no capture, en passant or promotion; castling included) that give check,
+ * in the same order: the search's quiescence tries them at its first ply. */
+int position_quiet_checks(const Position *p, Move *moves);
+
 /* Plays the legal move m: out receives the new position (p and out may alias). */
 void position_make(const Position *p, Move m, Position *out);
 

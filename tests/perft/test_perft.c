@@ -25,6 +25,10 @@
 
 static uint64_t max_nodes = 3000000;
 
+/* The quiet checks the random positions held, so that their comparison is known to have had
+ * something to compare. */
+static int quiet_checks_seen;
+
 static void check_file(const char *file, const char *default_variant, uint64_t limit)
 {
     EpdEntry *e;
@@ -162,6 +166,24 @@ static void compare_with_reference(const Position *p, int depth)
     }
     if (kt != nt)
         fail_msg("%s: %d tactical moves, the full list has %d", fen, nt, kt);
+    /* the quiet moves that give check: those of the full list, in its order, whose child is in
+     * check and that are not tactical */
+    Move checks[MAX_MOVES];
+    int nc = position_quiet_checks(p, checks), kc = 0;
+    for (int i = 0; i < nf; i++) {
+        int kind = move_kind(fast[i]);
+        Piece victim = s.board[move_to(fast[i])];
+        if (kind == MOVE_EN_PASSANT || kind == MOVE_PROMOTION ||
+            (kind != MOVE_CASTLING && victim != NO_PIECE))
+            continue;
+        Position child;
+        position_make(p, fast[i], &child);
+        if (position_in_check(&child) && (kc >= nc || checks[kc++] != fast[i]))
+            fail_msg("%s: the quiet checks differ from the full list's at move %d", fen, i);
+    }
+    if (kc != nc)
+        fail_msg("%s: %d quiet checks, the full list has %d", fen, nc, kc);
+    quiet_checks_seen += nc;
     qsort(fast, (size_t)nf, sizeof *fast, compare_moves);
     qsort(ref, (size_t)nr, sizeof *ref, compare_moves);
     if (nf != nr || memcmp(fast, ref, (size_t)nf * sizeof *fast) != 0)
@@ -188,6 +210,7 @@ static void compare_with_reference(const Position *p, int depth)
 static void random_positions(const char *const *variants, int nvariants, int count, uint64_t seed)
 {
     Rng rng = rng_new(seed);
+    quiet_checks_seen = 0;
     for (int i = 0; i < count; i++) {
         const Variant *v = variant_by_name(variants[i % nvariants]);
         assert_non_null(v);
@@ -196,6 +219,8 @@ static void random_positions(const char *const *variants, int nvariants, int cou
         random_position(v, &rng, i % 4 == 3 ? 300 : 80, &p);
         compare_with_reference(&p, 3);
     }
+    printf("%d random positions: %d quiet checks compared\n", count, quiet_checks_seen);
+    assert_true(quiet_checks_seen > count / 10);
 }
 
 static void random_8x8(void **state)

@@ -16,6 +16,8 @@
     int board_moves_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v, Move *l);  \
     int board_tactical_moves_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,   \
                                       Move *l);                                                    \
+    int board_quiet_checks_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,     \
+                                    Move *l);                                                      \
     void board_make_##SUFFIX(const Board##N *b, const Castling##N *c, Move m, Board##N *o);        \
     void board_make_null_##SUFFIX(const Board##N *b, Board##N *o);                                 \
     int board_see_##SUFFIX(const Board##N *b, Move m, const int *values);                          \
