@@ -140,6 +140,30 @@ static int hash_first(const Searcher *s, const Position *p, const Turn *hash_tur
     return position_turn_legal(p, s->in->rules, hash_turn) ? 1 : 0;
 }
 
+static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta, int qdepth);
+
+/* Quiescence's search of turn t of p (at ply): its score taken into best, best_turn and alpha, and
+ * its line into the PV when it raises alpha. False when the search was stopped. */
+static bool qsearch_turn(Searcher *s, const Position *p, int ply, const Turn *t, int beta,
+                         int qdepth, int *alpha, int *best, Turn *best_turn)
+{
+    Position child;
+    make_turn(s, p, t, &child);
+    note_moved(s, ply, p, t);
+    int v = -qsearch(s, &child, ply + 1, -beta, -*alpha, qdepth + 1);
+    if (s->budget.aborted)
+        return false;
+    if (v > *best) {
+        *best = v;
+        *best_turn = *t;
+        if (v > *alpha) {
+            *alpha = v;
+            copy_pv(s, ply, t);
+        }
+    }
+    return true;
+}
+
 static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta, int qdepth)
 {
     s->pv_len[ply] = 0;
@@ -226,22 +250,10 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
             if (stand + gain + s->params.delta_margin <= alpha)
                 continue; /* delta pruning: even winning it cleanly does not reach alpha */
         }
-        Position child;
-        make_turn(s, p, t, &child);
-        note_moved(s, ply, p, t);
-        int v = -qsearch(s, &child, ply + 1, -beta, -alpha, qdepth + 1);
-        if (s->budget.aborted)
+        if (!qsearch_turn(s, p, ply, t, beta, qdepth, &alpha, &best, &best_turn))
             return 0;
-        if (v > best) {
-            best = v;
-            best_turn = *t;
-            if (v > alpha) {
-                alpha = v;
-                copy_pv(s, ply, t);
-                if (v >= beta)
-                    break;
-            }
-        }
+        if (best >= beta)
+            break;
     }
     /* Quiet checks (Stockfish's first quiescence ply): a check the captures alone would not see
      * may mate, or win what the evasion leaves; the checking piece must not be lost for nothing
@@ -253,20 +265,8 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
             if (position_see(p, quiet_checks[i], search_order_value) < 0)
                 continue;
             const Turn t = { { quiet_checks[i], MOVE_NONE }, 1 };
-            Position child;
-            make_turn(s, p, &t, &child);
-            note_moved(s, ply, p, &t);
-            int v = -qsearch(s, &child, ply + 1, -beta, -alpha, qdepth + 1);
-            if (s->budget.aborted)
+            if (!qsearch_turn(s, p, ply, &t, beta, qdepth, &alpha, &best, &best_turn))
                 return 0;
-            if (v > best) {
-                best = v;
-                best_turn = t;
-                if (v > alpha) {
-                    alpha = v;
-                    copy_pv(s, ply, &t);
-                }
-            }
         }
     }
     int bound = best >= beta ? BOUND_LOWER : best > alpha_in ? BOUND_EXACT : BOUND_UPPER;
