@@ -27,6 +27,14 @@
  * the core from the working threads (docs/benchmarks.md, "Measurements behind the design"). */
 #define POLL_NS 5000000L
 
+/* How long a worker rank's main thread first sleeps once one of its threads has no task: there
+ * is no work to take the core from, and every tick of the long poll is a thread left waiting
+ * for tasks that may already have arrived. Tasks shorter than POLL_NS, whose credit runs out
+ * within one long sleep, would otherwise leave such a rank idle most of the time
+ * (docs/benchmarks.md). The sleep doubles with each poll that brings nothing, back to POLL_NS,
+ * so that a rank left without work (the job's end, a stage boundary) does not keep waking. */
+#define STARVED_POLL_NS 50000L
+
 enum { KIND_HELLO = 'H', KIND_TASK = 'T', KIND_RESULT = 'R', KIND_STOP = 'S' };
 
 /* CPU time of the calling thread. */
@@ -96,6 +104,7 @@ typedef struct Pool {
     pthread_cond_t ready; /* a result for the main thread */
     Queue todo, done;
     bool quit;
+    int waiting; /* threads waiting for a task */
     double busy; /* seconds the threads spent working */
     pthread_t *threads;
     int started;
@@ -112,8 +121,11 @@ static void *slot_main(void *arg)
     Pool *p = s->pool;
     pthread_mutex_lock(&p->lock);
     for (;;) {
-        while (!p->todo.head && !p->quit)
+        while (!p->todo.head && !p->quit) {
+            p->waiting++;
             pthread_cond_wait(&p->wake, &p->lock);
+            p->waiting--;
+        }
         if (p->quit)
             break;
         Item *it = queue_pop(&p->todo);
@@ -203,14 +215,14 @@ static Item *pool_take(Pool *p)
     return it;
 }
 
-/* Waits until the threads have a result or a poll interval has passed. */
-static void pool_wait(Pool *p)
+/* Waits until the threads have a result or ns nanoseconds (below a second) have passed. */
+static void pool_wait(Pool *p, long ns)
 {
     /* the wall clock, not monotonic_seconds: a condition variable's deadline is on CLOCK_REALTIME
      * unless it was made otherwise */
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += POLL_NS;
+    until.tv_nsec += ns;
     if (until.tv_nsec >= 1000000000L) {
         until.tv_sec++;
         until.tv_nsec -= 1000000000L;
@@ -219,6 +231,15 @@ static void pool_wait(Pool *p)
     if (!p->done.head)
         pthread_cond_timedwait(&p->ready, &p->lock, &until);
     pthread_mutex_unlock(&p->lock);
+}
+
+/* Whether a thread waits for a task with none queued: the rank has room for work now. */
+static bool pool_starved(Pool *p)
+{
+    pthread_mutex_lock(&p->lock);
+    bool starved = p->waiting > 0 && !p->todo.head;
+    pthread_mutex_unlock(&p->lock);
+    return starved;
 }
 
 static double pool_busy(Pool *p)
@@ -241,6 +262,7 @@ static int worker_rank(const FarmJob *job, char *err, size_t errlen)
         comm_abort(run_error(EXIT_FAILED, "%s", err));
     uint32_t credit = (uint32_t)credit_of(job);
     send_kind(0, KIND_HELLO, &credit, sizeof credit);
+    long starved_ns = STARVED_POLL_NS;
     for (bool stop = false; !stop;) {
         bool moved = false;
         size_t len;
@@ -268,8 +290,16 @@ static int worker_rank(const FarmJob *job, char *err, size_t errlen)
             free(it->data);
             free(it);
         }
-        if (!moved && !stop)
-            pool_wait(&pool);
+        if (moved) {
+            starved_ns = STARVED_POLL_NS;
+        } else if (!stop) {
+            if (pool_starved(&pool)) {
+                pool_wait(&pool, starved_ns);
+                starved_ns = starved_ns * 2 < POLL_NS ? starved_ns * 2 : POLL_NS;
+            } else {
+                pool_wait(&pool, POLL_NS);
+            }
+        }
     }
     pool_stop(&pool);
     return 0;
@@ -389,7 +419,7 @@ static int coordinator_rank(const FarmJob *job, FarmStats *stats, char *err, siz
                 rc = -1;
                 break;
             }
-            pool_wait(local);
+            pool_wait(local, POLL_NS);
             continue;
         }
         r.held[from]--;
