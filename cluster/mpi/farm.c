@@ -104,7 +104,6 @@ typedef struct Pool {
     pthread_cond_t ready; /* a result for the main thread */
     Queue todo, done;
     bool quit;
-    int waiting; /* threads waiting for a task */
     double busy; /* seconds the threads spent working */
     pthread_t *threads;
     int started;
@@ -121,11 +120,8 @@ static void *slot_main(void *arg)
     Pool *p = s->pool;
     pthread_mutex_lock(&p->lock);
     for (;;) {
-        while (!p->todo.head && !p->quit) {
-            p->waiting++;
+        while (!p->todo.head && !p->quit)
             pthread_cond_wait(&p->wake, &p->lock);
-            p->waiting--;
-        }
         if (p->quit)
             break;
         Item *it = queue_pop(&p->todo);
@@ -233,15 +229,6 @@ static void pool_wait(Pool *p, long ns)
     pthread_mutex_unlock(&p->lock);
 }
 
-/* Whether a thread waits for a task with none queued: the rank has room for work now. */
-static bool pool_starved(Pool *p)
-{
-    pthread_mutex_lock(&p->lock);
-    bool starved = p->waiting > 0 && !p->todo.head;
-    pthread_mutex_unlock(&p->lock);
-    return starved;
-}
-
 static double pool_busy(Pool *p)
 {
     pthread_mutex_lock(&p->lock);
@@ -263,6 +250,7 @@ static int worker_rank(const FarmJob *job, char *err, size_t errlen)
     uint32_t credit = (uint32_t)credit_of(job);
     send_kind(0, KIND_HELLO, &credit, sizeof credit);
     long starved_ns = STARVED_POLL_NS;
+    int held = 0; /* tasks given to the threads whose results have not gone out */
     for (bool stop = false; !stop;) {
         bool moved = false;
         size_t len;
@@ -276,6 +264,7 @@ static int worker_rank(const FarmJob *job, char *err, size_t errlen)
                     out_of_memory();
                 memcpy(task, msg + 1, len - 1);
                 pool_give(&pool, task, len - 1);
+                held++;
             } else if (len >= 1 && msg[0] == KIND_STOP) {
                 stop = true;
             } else {
@@ -287,13 +276,14 @@ static int worker_rank(const FarmJob *job, char *err, size_t errlen)
         for (Item *it; (it = pool_take(&pool));) {
             moved = true;
             send_kind(0, KIND_RESULT, it->data, it->len);
+            held--;
             free(it->data);
             free(it);
         }
         if (moved) {
             starved_ns = STARVED_POLL_NS;
         } else if (!stop) {
-            if (pool_starved(&pool)) {
+            if (held < job->slots) { /* a thread has no task */
                 pool_wait(&pool, starved_ns);
                 starved_ns = starved_ns * 2 < POLL_NS ? starved_ns * 2 : POLL_NS;
             } else {

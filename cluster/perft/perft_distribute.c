@@ -272,9 +272,9 @@ int perft_distribute_run(Split *split, PerftFile *h, UnitCounter *counter, bool 
     if (rc == 0 && comm_rank() == 0 && !quiet)
         rc = weigh_units(s, err, errlen);
     if (rc == 0) {
-        /* One unit at a time on all of the rank's threads, the next three held: rank 0 reads
-         * the workers' results only every poll interval (5 ms) while its own thread counts, and
-         * with one unit held a worker whose units take less than that waits for the next. */
+        /* One unit at a time on all of the rank's threads, the next three held: a unit's result
+         * and the task that replaces it cross between two polls, and with one unit held a
+         * worker whose units are shorter than that trip waits for the next. */
         const FarmJob job = { .ctx = s,
                               .slots = 1,
                               .ahead = 3,
