@@ -73,12 +73,13 @@ int search_order_turns(PlyData *pd, const Position *p, const Turn *hash_turn, un
             score = 1 << 22;
         else {
             score = turn_history(h, us, t);
-            if (c->cont[0] || c->cont[1]) {
-                int mover = search_order_mover(p, t->m[0]), to = move_to(t->m[0]);
-                for (int i = 0; i < 2; i++)
-                    if (c->cont[i])
-                        score += (*c->cont[i])[mover][to];
-            }
+            const int to = move_to(t->m[0]);
+            for (int i = 0, mover = -1; i < ORDER_CONT_NB; i++)
+                if (c->cont[i]) {
+                    if (mover < 0)
+                        mover = search_order_mover(p, t->m[0]);
+                    score += (*c->cont[i])[mover][to];
+                }
         }
         const OrderItem item = { score, (int)i };
         if (!keep) {
@@ -150,7 +151,7 @@ static void update_history(SearchHistory *h, const OrderContext *c, const Positi
     for (int i = 0; i < t->n; i++)
         update_entry(&h->v[us][move_from(t->m[i])][move_to(t->m[i])], bonus);
     int mover = search_order_mover(p, t->m[0]), to = move_to(t->m[0]);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < ORDER_CONT_NB; i++)
         if (c->cont[i]) {
             short *e = &(*c->cont[i])[mover][to];
             int v = *e;

@@ -35,8 +35,8 @@ typedef struct PlyData {
 typedef short ContinuationRow[PIECE_INDEX_NB][MAX_SQUARES];
 
 /* Per side, from-square and to-square: how often a quiet movement cut off lately; and the
- * continuation histories, one row per earlier turn's piece and target, which serve both the turn
- * one ply before and the one two plies before (single-move rules). */
+ * continuation histories, one row per earlier turn's piece and target, which serve the turns one,
+ * two, four and six plies before alike (single-move rules). */
 typedef struct SearchHistory {
     int v[2][MAX_SQUARES][MAX_SQUARES];
     ContinuationRow cont[PIECE_INDEX_NB][MAX_SQUARES];
@@ -44,11 +44,15 @@ typedef struct SearchHistory {
                                                 * quiet turn that last cut off (n 0: none) */
 } SearchHistory;
 
-/* The continuation rows that score a node's quiet turns: those of the turns one and two plies
- * before it, and the counter turn's entry of the turn one ply before; NULL where there is none
- * (the root, a null move, the double-move rules). */
+/* How many earlier turns' continuation rows score a node's quiet turns: those one, two, four
+ * and six plies before it (search_tree.c), as Stockfish's. */
+#define ORDER_CONT_NB 4
+
+/* The continuation rows that score a node's quiet turns (ORDER_CONT_NB of them), and the counter
+ * turn's entry of the turn one ply before; NULL where there is none (the root, a null move, the
+ * double-move rules). */
 typedef struct OrderContext {
-    ContinuationRow *cont[2];
+    ContinuationRow *cont[ORDER_CONT_NB];
     Turn *counter; /* the counter turn's entry of the turn one ply before (NULL: none) */
 } OrderContext;
 

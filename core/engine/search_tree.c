@@ -89,12 +89,14 @@ static void copy_pv(Searcher *s, int ply, const Turn *t)
 
 static int evaluate_node(const Searcher *s, const Position *p) { return evaluate(s->in->eval, p); }
 
-/* The continuation rows of the node at ply: those of the turns one and two plies before it. */
+/* The continuation rows of the node at ply: those of the turns one, two, four and six plies
+ * before it. */
 static OrderContext order_context(Searcher *s, int ply)
 {
-    OrderContext c = { { NULL, NULL }, NULL };
-    for (int i = 0; i < 2 && !s->double_moves; i++) {
-        int back = ply - 1 - i;
+    static const int plies_back[ORDER_CONT_NB] = { 1, 2, 4, 6 };
+    OrderContext c = { { NULL }, NULL };
+    for (int i = 0; i < ORDER_CONT_NB && !s->double_moves; i++) {
+        int back = ply - plies_back[i];
         if (back >= 0 && s->moved[back] >= 0) {
             const int piece = s->moved[back] / MAX_SQUARES, to = s->moved[back] % MAX_SQUARES;
             c.cont[i] = &s->history.cont[piece][to];
