@@ -145,12 +145,8 @@ const Turn *search_order_pick(PlyData *pd, int k, int count)
  * keeps every entry within +-16384 so old lessons fade. */
 static void update_entry(int *v, int bonus) { *v += bonus - *v * abs(bonus) / 16384; }
 
-static void update_history(SearchHistory *h, const OrderContext *c, const Position *p, int us,
-                           const Turn *t, int bonus)
+static void update_continuation(const OrderContext *c, int mover, int to, int bonus)
 {
-    for (int i = 0; i < t->n; i++)
-        update_entry(&h->v[us][move_from(t->m[i])][move_to(t->m[i])], bonus);
-    int mover = search_order_mover(p, t->m[0]), to = move_to(t->m[0]);
     for (int i = 0; i < ORDER_CONT_NB; i++)
         if (c->cont[i]) {
             short *e = &(*c->cont[i])[mover][to];
@@ -158,6 +154,14 @@ static void update_history(SearchHistory *h, const OrderContext *c, const Positi
             update_entry(&v, bonus);
             *e = (short)v;
         }
+}
+
+static void update_history(SearchHistory *h, const OrderContext *c, const Position *p, int us,
+                           const Turn *t, int bonus)
+{
+    for (int i = 0; i < t->n; i++)
+        update_entry(&h->v[us][move_from(t->m[i])][move_to(t->m[i])], bonus);
+    update_continuation(c, search_order_mover(p, t->m[0]), move_to(t->m[0]), bonus);
 }
 
 /* A cut-off's history bonus, growing with the depth as Stockfish 11's (29 d^2 + 138 d - 134 of
@@ -182,4 +186,9 @@ void search_order_cut(PlyData *pd, SearchHistory *h, const OrderContext *c, cons
         *c->counter = *t;
     for (int i = 0; i < n_tried; i++)
         update_history(h, c, p, us, &tried[i], -bonus);
+}
+
+void search_order_prior_fail_low(const OrderContext *c, int mover, int to, int depth)
+{
+    update_continuation(c, mover, to, history_bonus(depth));
 }

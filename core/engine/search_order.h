@@ -141,4 +141,9 @@ const Turn *search_order_pick(PlyData *pd, int k, int count);
 void search_order_cut(PlyData *pd, SearchHistory *h, const OrderContext *c, const Position *p,
                       const Turn *t, int depth, const Turn *tried, int n_tried);
 
+/* The quiet turn of mover (piece index) to square to, made just before a node that failed low at
+ * depth: the continuation rows of c (its own context) rise for it, since it left the other side
+ * nothing (Stockfish's bonus for the prior counter turn). */
+void search_order_prior_fail_low(const OrderContext *c, int mover, int to, int depth);
+
 #endif

@@ -111,6 +111,7 @@ static OrderContext order_context(Searcher *s, int ply)
 static void note_moved(Searcher *s, int ply, const Position *p, const Turn *t)
 {
     s->moved[ply] = search_order_mover(p, t->m[0]) * MAX_SQUARES + move_to(t->m[0]);
+    s->captured[ply] = position_piece_at(p, move_to(t->m[0])) != NO_PIECE;
 }
 
 /* The margins and depths of the pruning, the reductions and the extensions are the search's
@@ -517,6 +518,13 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         return skip ? alpha : static_eval; /* every turn was pruned or left out */
     if (skip)
         return best;
+    /* failed low: the quiet turn that led here left this side nothing (single-move rules) */
+    if (bound == BOUND_UPPER && !s->double_moves && (depth >= 3 || pv_node) && ply >= 1 &&
+        s->moved[ply - 1] >= 0 && !s->captured[ply - 1]) {
+        OrderContext prior = order_context(s, ply - 1);
+        search_order_prior_fail_low(&prior, s->moved[ply - 1] / MAX_SQUARES,
+                                    s->moved[ply - 1] % MAX_SQUARES, depth);
+    }
     search_tt_store(s->tt, key, depth, search_tt_score_in(best, ply), bound, &best_turn);
     return best;
 }
