@@ -20,7 +20,7 @@ void search_params_default(SearchParams *p)
         .null_base = 3,
         .null_divisor = 4,
         .lmr_base = 75,
-        .lmr_divisor = 175,
+        .lmr_divisor = 150,
         .singular_depth = 6,
         .singular_margin = 2,
         .delta_margin = 200,

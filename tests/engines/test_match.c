@@ -125,7 +125,7 @@ static const char *const SELF_PLAY = "[match]\n"
                                      "[player1]\nname = A\nnodes = 1500\n"
                                      "[player2]\nname = B\nnodes = 1500\n"
                                      "[player2.eval]\nValueArchbishopMg = 700\n"
-                                     "[player2.search]\nLmrDivisor = 150\n";
+                                     "[player2.search]\nLmrDivisor = 200\n";
 
 static void test_same_games_any_threads(void **state)
 {
@@ -166,7 +166,7 @@ static void test_search_section_plays(void **state)
     }
     const int same = count_same_games(pgn[0], pgn[1], 4);
     if (same == 8)
-        fail_msg("[player2.search] LmrDivisor = 150 changed none of the 8 games");
+        fail_msg("[player2.search] LmrDivisor = 200 changed none of the 8 games");
 }
 
 /* Runs the match of config (4 games) into pgn: every game played, nobody at fault (every game
