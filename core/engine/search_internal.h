@@ -24,15 +24,15 @@ struct Searcher {
     size_t keys_cap, key_base;
     Turn pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
-    SearchParams params;       /* of the search in progress (its input's, or the defaults) */
-    unsigned char lmr[64][64]; /* late move reductions by depth and turns searched, for params */
-    int moved[MAX_PLY + 1];    /* the turn made at each ply of the path: its mover's piece index
-                                * times MAX_SQUARES plus its target; -1 for a null move */
+    SearchParams params;        /* of the search in progress (its input's, or the defaults) */
+    unsigned char lmr[64][64];  /* late move reductions by depth and turns searched, for params */
+    int moved[MAX_PLY + 1];     /* the turn made at each ply of the path: its mover's piece index
+                                 * times MAX_SQUARES plus its target; -1 for a null move */
     bool captured[MAX_PLY + 1]; /* whether that turn's first movement took a piece */
-    Turn skipped[MAX_PLY + 1]; /* the turn a singular extension's test leaves out at each ply
-                                * (n 0: none) */
-    int evals[MAX_PLY + 1];    /* the static evaluation of the node at each ply of the path
-                                * (-SCORE_INF in check) */
+    Turn skipped[MAX_PLY + 1];  /* the turn a singular extension's test leaves out at each ply
+                                 * (n 0: none) */
+    int evals[MAX_PLY + 1];     /* the static evaluation of the node at each ply of the path
+                                 * (-SCORE_INF in check) */
 
     /* the search in progress */
     const SearchInput *in;
