@@ -111,7 +111,6 @@ static OrderContext order_context(Searcher *s, int ply)
 static void note_moved(Searcher *s, int ply, const Position *p, const Turn *t)
 {
     s->moved[ply] = search_order_mover(p, t->m[0]) * MAX_SQUARES + move_to(t->m[0]);
-    s->captured[ply] = position_piece_at(p, move_to(t->m[0])) != NO_PIECE;
 }
 
 /* The margins and depths of the pruning, the reductions and the extensions are the search's
@@ -438,6 +437,8 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         Position child;
         make_turn(s, p, &t, &child);
         note_moved(s, ply, p, &t);
+        /* read only by the child's fail-low bonus, so quiescence does not keep it */
+        s->captured[ply] = position_piece_at(p, move_to(t.m[0])) != NO_PIECE;
         bool gives_check = position_in_check(&child);
         int extension = gives_check && ply < 2 * s->root_depth ? 1 : 0;
         if (singular_ext && turn_same(&t, &hash_turn))
