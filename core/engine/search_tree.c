@@ -187,12 +187,14 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
     TTEntry hit;
     const TTEntry *e = search_tt_probe(s->tt, key, &hit);
     Turn hash_turn = { { 0, 0 }, 0 }, best_turn = { { 0, 0 }, 0 };
+    int tt_score = 0, tt_bound = 0;
     if (e) {
         hash_turn = search_tt_turn(e);
-        int v = search_tt_score_out(e->score, ply), bound = e->flags & 3;
-        if (!pv_node && (bound == BOUND_EXACT || (bound == BOUND_LOWER && v >= beta) ||
-                         (bound == BOUND_UPPER && v <= alpha)))
-            return v;
+        tt_score = search_tt_score_out(e->score, ply);
+        tt_bound = e->flags & 3;
+        if (!pv_node && (tt_bound == BOUND_EXACT || (tt_bound == BOUND_LOWER && tt_score >= beta) ||
+                         (tt_bound == BOUND_UPPER && tt_score <= alpha)))
+            return tt_score;
     }
 
     /* Galvin's game has no check: a king attacked at the start of its turn simply moves. */
@@ -200,6 +202,10 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
     int best = -SCORE_INF, stand = 0;
     if (!in_check) {
         stand = evaluate_node(s, p);
+        /* the table's bound on this node stands for the evaluation where it says more
+         * (single-move rules, as Stockfish's quiescence) */
+        if (!s->double_moves && (tt_bound & (tt_score > stand ? BOUND_LOWER : BOUND_UPPER)))
+            stand = tt_score;
         if (stand >= beta)
             return stand;
         if (stand > alpha)
