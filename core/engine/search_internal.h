@@ -28,7 +28,9 @@ struct Searcher {
     unsigned char lmr[64][64];  /* late move reductions by depth and turns searched, for params */
     int moved[MAX_PLY + 1];     /* the turn made at each ply of the path: its mover's piece index
                                  * times MAX_SQUARES plus its target; -1 for a null move */
-    bool captured[MAX_PLY + 1]; /* whether that turn took a piece (main search only) */
+    bool captured[MAX_PLY + 1]; /* whether the target square of that turn's first movement held
+                                 * a piece (main search only; castling's own rook counts, en
+                                 * passant's empty square does not) */
     Turn skipped[MAX_PLY + 1];  /* the turn a singular extension's test leaves out at each ply
                                  * (n 0: none) */
     int evals[MAX_PLY + 1];     /* the static evaluation of the node at each ply of the path

@@ -142,6 +142,13 @@ static int hash_first(const Searcher *s, const Position *p, const Turn *hash_tur
     return position_turn_legal(p, s->in->rules, hash_turn) ? 1 : 0;
 }
 
+/* Whether a table score with this bound settles a node searched in the window (alpha, beta). */
+static bool tt_settles(int bound, int score, int alpha, int beta)
+{
+    return bound == BOUND_EXACT || (bound == BOUND_LOWER && score >= beta) ||
+           (bound == BOUND_UPPER && score <= alpha);
+}
+
 static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta, int qdepth);
 
 /* Quiescence's search of turn t of p (at ply): its score taken into best, best_turn and alpha, and
@@ -192,8 +199,7 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
         hash_turn = search_tt_turn(e);
         tt_score = search_tt_score_out(e->score, ply);
         tt_bound = e->flags & 3;
-        if (!pv_node && (tt_bound == BOUND_EXACT || (tt_bound == BOUND_LOWER && tt_score >= beta) ||
-                         (tt_bound == BOUND_UPPER && tt_score <= alpha)))
+        if (!pv_node && tt_settles(tt_bound, tt_score, alpha, beta))
             return tt_score;
     }
 
@@ -319,9 +325,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
     if (e) {
         hash_turn = search_tt_turn(e);
         const int bound = e->flags & 3;
-        if (!pv_node && e->depth >= depth &&
-            (bound == BOUND_EXACT || (bound == BOUND_LOWER && tt_score >= beta) ||
-             (bound == BOUND_UPPER && tt_score <= alpha)))
+        if (!pv_node && e->depth >= depth && tt_settles(bound, tt_score, alpha, beta))
             return tt_score;
     }
 
@@ -443,8 +447,6 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         Position child;
         make_turn(s, p, &t, &child);
         note_moved(s, ply, p, &t);
-        /* read only by the child's fail-low bonus, so quiescence does not keep it */
-        s->captured[ply] = position_piece_at(p, move_to(t.m[0])) != NO_PIECE;
         bool gives_check = position_in_check(&child);
         int extension = gives_check && ply < 2 * s->root_depth ? 1 : 0;
         if (singular_ext && turn_same(&t, &hash_turn))
@@ -470,6 +472,9 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
             position_see(p, t.m[0], search_order_value) < -s->params.see_quiet * depth * depth)
             continue;
 
+        /* read only by the child's fail-low bonus: written for the turns searched, not in
+         * quiescence */
+        s->captured[ply] = position_piece_at(p, move_to(t.m[0])) != NO_PIECE;
         int v;
         if (done == 0) {
             v = -search_tree_alphabeta(s, &child, ply + 1, new_depth, -beta, -alpha, true);
