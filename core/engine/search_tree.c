@@ -142,6 +142,10 @@ static int hash_first(const Searcher *s, const Position *p, const Turn *hash_tur
     return position_turn_legal(p, s->in->rules, hash_turn) ? 1 : 0;
 }
 
+/* What a node that failed low stores as its turn: none, since every turn's score is only a bound
+ * (the table keeps the turn an earlier search found for the position), as Stockfish stores. */
+static const Turn no_turn = { { MOVE_NONE, MOVE_NONE }, 0 };
+
 /* Whether a table score with this bound settles a node searched in the window (alpha, beta). */
 static bool tt_settles(int bound, int score, int alpha, int beta)
 {
@@ -284,7 +288,8 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
         }
     }
     int bound = best >= beta ? BOUND_LOWER : best > alpha_in ? BOUND_EXACT : BOUND_UPPER;
-    search_tt_store(s->tt, key, 0, search_tt_score_in(best, ply), bound, &best_turn);
+    search_tt_store(s->tt, key, 0, search_tt_score_in(best, ply), bound,
+                    bound == BOUND_UPPER ? &no_turn : &best_turn);
     return best;
 }
 
@@ -537,6 +542,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         search_order_prior_fail_low(&prior, s->moved[ply - 1] / MAX_SQUARES,
                                     s->moved[ply - 1] % MAX_SQUARES, depth);
     }
-    search_tt_store(s->tt, key, depth, search_tt_score_in(best, ply), bound, &best_turn);
+    search_tt_store(s->tt, key, depth, search_tt_score_in(best, ply), bound,
+                    bound == BOUND_UPPER ? &no_turn : &best_turn);
     return best;
 }

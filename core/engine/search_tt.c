@@ -42,6 +42,12 @@ static void write_slot(TTSlot *slot, uint32_t check, uint64_t turn, int score, i
     atomic_store_explicit(&slot->meta, meta, memory_order_relaxed);
 }
 
+/* A turn as a slot's turn word. */
+static uint64_t pack_turn(const Turn *t)
+{
+    return t->m[0] | (uint64_t)(t->n == 2 ? t->m[1] : 0) << 32;
+}
+
 void search_tt_store(SearchTT *tt, u128 key, int depth, int score, int bound, const Turn *t)
 {
     TTBucket *b = search_tt_bucket(tt, key);
@@ -64,14 +70,21 @@ void search_tt_store(SearchTT *tt, u128 key, int depth, int score, int bound, co
             slot = e;
         }
     }
+    const bool same = slot.check == check && slot.m1 != 0;
     uint64_t turn;
-    if (slot.check == check && slot.m1 != 0 && t->n == 0) {
+    if (same && bound != BOUND_EXACT && depth < slot.depth - 3) {
+        /* a much deeper bound for the position stays; a new turn is still taken (Stockfish's) */
+        if (t->n > 0)
+            write_slot(&b->e[at], check, pack_turn(t), slot.score, slot.depth, slot.flags);
+        return;
+    }
+    if (same && t->n == 0) {
         /* keep the turn an earlier search found for this position */
         turn = slot.m1 | (uint64_t)slot.m2 << 32;
     } else if (t->n > 0) {
-        turn = t->m[0] | (uint64_t)(t->n == 2 ? t->m[1] : 0) << 32;
+        turn = pack_turn(t);
     } else {
-        return; /* nothing worth keeping: no turn and no entry to refresh */
+        turn = TT_NO_TURN;
     }
     write_slot(&b->e[at], check, turn, (int16_t)score, depth < 0 ? 0 : (uint8_t)depth,
                bound | ((tt->generation & 63) << 2));

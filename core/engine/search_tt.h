@@ -20,13 +20,16 @@
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
 /* A slot: turn = m1 | m2 << 32 (a turn as its two movements, m2 == 0 for a one-movement turn;
- * m1 == 0: an empty slot); meta = (check ^ mix(turn) ^ info) | info << 32, info = score (16 bits)
+ * m1 == 0: an empty slot; m1 == TT_NO_TURN: an entry without a turn); meta = (check ^ mix(turn) ^ info) | info << 32, info = score (16 bits)
  * | depth << 16 | flags << 24. The slot comes from the key's low half, check from its high half,
  * so a wrong hit needs a 96-bit collision; a torn slot (turn of one write, meta of another) fails
  * the check but for a 32-bit accident. */
 typedef struct TTSlot {
     _Atomic uint64_t turn, meta;
 } TTSlot;
+
+/* The first movement of an entry stored without a turn: no move's encoding (types.h) sets bit 31. */
+#define TT_NO_TURN 0x80000000u
 
 /* A slot read back whole. */
 typedef struct TTEntry {
@@ -58,7 +61,7 @@ void search_tt_free(SearchTT *tt);
 void search_tt_clear(SearchTT *tt);
 
 /* Stores what a search of depth found for key: score (search_tt_score_in), its bound and the turn
- * (n == 0: none, an earlier search's turn for the position is kept). */
+ * (n == 0: none; an earlier search's turn for the position is kept, or the entry has none). */
 void search_tt_store(SearchTT *tt, u128 key, int depth, int score, int bound, const Turn *t);
 
 /* Entries of this search per mille, from the first 250 buckets. */
@@ -106,8 +109,11 @@ static inline const TTEntry *search_tt_probe(const SearchTT *tt, u128 key, TTEnt
     return NULL;
 }
 
+/* The entry's turn (n 0: none). */
 static inline Turn search_tt_turn(const TTEntry *e)
 {
+    if (e->m1 == TT_NO_TURN)
+        return (Turn){ { MOVE_NONE, MOVE_NONE }, 0 };
     Turn t = { { e->m1, e->m2 }, e->m2 ? 2 : 1 };
     return t;
 }
