@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The search's transposition table (private to the search's files): 16-byte slots, four to a
  * 64-byte bucket, verified by 96 key bits, replaced shallowest first and entries of earlier
- * searches before those of this one. Every thread of a search shares one table without a lock
+ * searches before those of this one; a position's entry keeps a bound from more than 3 plies
+ * deeper against a shallower one that is not exact (taking only its turn), as Stockfish's. Every thread of a search shares one table without a lock
  * (Lazy SMP, search_pool.h): a slot is two 64-bit words, each read and written whole (relaxed
  * atomics, plain moves on the machines Carrera runs on), and the word that holds the key's check
  * also holds the check XOR a mix of the rest, so a slot torn by two threads writing at once reads

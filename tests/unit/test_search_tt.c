@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The search's transposition table (core/engine/search_tt.h), which the threads of a search share
  * without a lock: what is stored is read back whole, a slot torn by two writers (the turn word of
- * one write beside the data word of the other) reads as no entry, and the replacement keeps the
- * turn of an earlier search when a new one stores none. */
+ * one write beside the data word of the other) reads as no entry, the replacement keeps the
+ * turn of an earlier search when a new one stores none, an entry may hold no turn, and a bound
+ * from more than 3 plies deeper is not replaced by a shallower one of the same position. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -92,11 +93,55 @@ static void test_torn_slot(void **state)
     search_tt_free(&tt);
 }
 
+static void test_no_turn_and_depth(void **state)
+{
+    (void)state;
+    SearchTT tt = { 0 };
+    assert_true(search_tt_alloc(&tt, 1));
+    u128 key = key_of(0x0badc0ffee0ddf00u, 0x5555666677778888u);
+    Turn none = { { 0, 0 }, 0 }, t = { { 0x0203, 0 }, 1 }, u = { { 0x0405, 0 }, 1 };
+    /* a new position stored without a turn: found, with no turn */
+    search_tt_store(&tt, key, 3, -40, BOUND_UPPER, &none);
+    TTEntry hit;
+    const TTEntry *e = search_tt_probe(&tt, key, &hit);
+    assert_non_null(e);
+    assert_int_equal(e->score, -40);
+    assert_int_equal(search_tt_turn(e).n, 0);
+    /* a deep bound with a turn replaces it */
+    search_tt_store(&tt, key, 10, 70, BOUND_LOWER, &t);
+    /* a bound 4 plies shallower leaves depth and score, and gives its turn */
+    search_tt_store(&tt, key, 6, 20, BOUND_UPPER, &u);
+    e = search_tt_probe(&tt, key, &hit);
+    assert_int_equal(e->depth, 10);
+    assert_int_equal(e->score, 70);
+    assert_int_equal(e->flags & 3, BOUND_LOWER);
+    assert_int_equal(search_tt_turn(e).m[0], 0x0405);
+    /* without a turn it changes nothing */
+    search_tt_store(&tt, key, 0, -5, BOUND_UPPER, &none);
+    e = search_tt_probe(&tt, key, &hit);
+    assert_int_equal(e->depth, 10);
+    assert_int_equal(search_tt_turn(e).m[0], 0x0405);
+    /* 3 plies shallower replaces it, and so does an exact score of any depth */
+    search_tt_store(&tt, key, 7, 30, BOUND_UPPER, &none);
+    e = search_tt_probe(&tt, key, &hit);
+    assert_int_equal(e->depth, 7);
+    assert_int_equal(e->score, 30);
+    assert_int_equal(search_tt_turn(e).m[0], 0x0405);
+    search_tt_store(&tt, key, 12, 90, BOUND_LOWER, &t);
+    search_tt_store(&tt, key, 1, 15, BOUND_EXACT, &none);
+    e = search_tt_probe(&tt, key, &hit);
+    assert_int_equal(e->depth, 1);
+    assert_int_equal(e->score, 15);
+    assert_int_equal(search_tt_turn(e).m[0], 0x0203);
+    search_tt_free(&tt);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_torn_slot),
+        cmocka_unit_test(test_no_turn_and_depth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
