@@ -2,11 +2,12 @@
 /* The search's transposition table (private to the search's files): 16-byte slots, four to a
  * 64-byte bucket, verified by 96 key bits, replaced shallowest first and entries of earlier
  * searches before those of this one; a position's entry keeps a bound from more than 3 plies
- * deeper against a shallower one that is not exact (taking only its turn), as Stockfish's. Every thread of a search shares one table without a lock
- * (Lazy SMP, search_pool.h): a slot is two 64-bit words, each read and written whole (relaxed
- * atomics, plain moves on the machines Carrera runs on), and the word that holds the key's check
- * also holds the check XOR a mix of the rest, so a slot torn by two threads writing at once reads
- * as no entry for the key instead of a wrong one. The probe is inline: it runs at every node. */
+ * deeper against a shallower one that is not exact (taking only its turn), as Stockfish's. Every
+ * thread of a search shares one table without a lock (Lazy SMP, search_pool.h): a slot is two
+ * 64-bit words, each read and written whole (relaxed atomics, plain moves on the machines Carrera
+ * runs on), and the word that holds the key's check also holds the check XOR a mix of the rest, so
+ * a slot torn by two threads writing at once reads as no entry for the key instead of a wrong one.
+ * The probe is inline: it runs at every node. */
 #ifndef CARRERA_SEARCH_TT_H
 #define CARRERA_SEARCH_TT_H
 
@@ -21,15 +22,16 @@
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
 /* A slot: turn = m1 | m2 << 32 (a turn as its two movements, m2 == 0 for a one-movement turn;
- * m1 == 0: an empty slot; m1 == TT_NO_TURN: an entry without a turn); meta = (check ^ mix(turn) ^ info) | info << 32, info = score (16 bits)
- * | depth << 16 | flags << 24. The slot comes from the key's low half, check from its high half,
- * so a wrong hit needs a 96-bit collision; a torn slot (turn of one write, meta of another) fails
- * the check but for a 32-bit accident. */
+ * m1 == 0: an empty slot; m1 == TT_NO_TURN: an entry without a turn); meta = (check ^ mix(turn) ^
+ * info) | info << 32, info = score (16 bits) | depth << 16 | flags << 24. The slot comes from the
+ * key's low half, check from its high half, so a wrong hit needs a 96-bit collision; a torn slot
+ * (turn of one write, meta of another) fails the check but for a 32-bit accident. */
 typedef struct TTSlot {
     _Atomic uint64_t turn, meta;
 } TTSlot;
 
-/* The first movement of an entry stored without a turn: no move's encoding (types.h) sets bit 31. */
+/* The first movement of an entry stored without a turn: no move's encoding (types.h) sets bit 31.
+ */
 #define TT_NO_TURN 0x80000000u
 
 /* A slot read back whole. */
