@@ -30,8 +30,7 @@ typedef struct TTSlot {
     _Atomic uint64_t turn, meta;
 } TTSlot;
 
-/* The first movement of an entry stored without a turn: no move's encoding (types.h) sets bit 31.
- */
+/* The first movement of an entry without a turn: no move's encoding (types.h) sets bit 31. */
 #define TT_NO_TURN 0x80000000u
 
 /* A slot read back whole. */
