@@ -341,18 +341,26 @@ static void test_search_params(void **state)
     int count;
     const SearchParamInfo *list = search_param_list(&count);
     for (int i = 0; i < count; i++) {
-        SearchParams moved = defaults;
-        int *v = param_ref(&moved, &list[i]);
         /* a step the search must feel: half the value (at least 1), downwards where the range
-         * allows */
-        int step = *v / 2 > 1 ? *v / 2 : 1;
-        *v = *v - step >= list[i].min ? *v - step : *v + step;
-        assert_true(*v >= list[i].min && *v <= list[i].max);
-        const uint64_t nodes = nodes_with(&moved, depth);
-        if (nodes == base)
-            fail_msg("%s = %d searched the same %llu nodes as its default", list[i].name, *v,
-                     (unsigned long long)nodes);
-        assert_int_equal(nodes_with(&moved, depth), nodes);
+         * allows and, when that leaves these trees alone (a depth limit whose last plies' pruning
+         * did not fire here), upwards, and then the range's least value */
+        const int value = *param_ref(&defaults, &list[i]);
+        const int step = value / 2 > 1 ? value / 2 : 1;
+        const int tries[3] = { value - step, value + step, list[i].min };
+        bool changed = false;
+        for (int k = 0; k < 3 && !changed; k++) {
+            if (tries[k] < list[i].min || tries[k] > list[i].max)
+                continue;
+            SearchParams moved = defaults;
+            *param_ref(&moved, &list[i]) = tries[k];
+            const uint64_t nodes = nodes_with(&moved, depth);
+            changed = nodes != base;
+            assert_int_equal(nodes_with(&moved, depth), nodes);
+        }
+        if (!changed)
+            fail_msg("%s moved by %d either way, or at %d, searched the same %llu nodes as its "
+                     "default",
+                     list[i].name, step, list[i].min, (unsigned long long)base);
     }
 }
 
