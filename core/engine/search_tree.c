@@ -142,9 +142,17 @@ static int hash_first(const Searcher *s, const Position *p, const Turn *hash_tur
     return position_turn_legal(p, s->in->rules, hash_turn) ? 1 : 0;
 }
 
-/* What a node that failed low stores as its turn: none, since every turn's score is only a bound
- * (the table keeps the turn an earlier search found for the position), as Stockfish stores. */
-static const Turn no_turn = { { MOVE_NONE, MOVE_NONE }, 0 };
+/* Stores a node's result in the table: best from the node at ply, searched to depth (0 in
+ * quiescence), its bound and best turn. A node that failed low stores no turn, since every turn's
+ * score there is only a bound (the table keeps the turn an earlier search found for the
+ * position), as Stockfish stores. */
+static void store_node(Searcher *s, u128 key, int depth, int ply, int best, int bound,
+                       const Turn *best_turn)
+{
+    static const Turn no_turn = { { MOVE_NONE, MOVE_NONE }, 0 };
+    search_tt_store(s->tt, key, depth, search_tt_score_in(best, ply), bound,
+                    bound == BOUND_UPPER ? &no_turn : best_turn);
+}
 
 /* Whether a table score with this bound settles a node searched in the window (alpha, beta). */
 static bool tt_settles(int bound, int score, int alpha, int beta)
@@ -288,8 +296,7 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
         }
     }
     int bound = best >= beta ? BOUND_LOWER : best > alpha_in ? BOUND_EXACT : BOUND_UPPER;
-    search_tt_store(s->tt, key, 0, search_tt_score_in(best, ply), bound,
-                    bound == BOUND_UPPER ? &no_turn : &best_turn);
+    store_node(s, key, 0, ply, best, bound, &best_turn);
     return best;
 }
 
@@ -542,7 +549,6 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         search_order_prior_fail_low(&prior, s->moved[ply - 1] / MAX_SQUARES,
                                     s->moved[ply - 1] % MAX_SQUARES, depth);
     }
-    search_tt_store(s->tt, key, depth, search_tt_score_in(best, ply), bound,
-                    bound == BOUND_UPPER ? &no_turn : &best_turn);
+    store_node(s, key, depth, ply, best, bound, &best_turn);
     return best;
 }
