@@ -258,10 +258,46 @@ static int read_games(void *ctx, uint64_t *done, char *err, size_t errlen)
     return 0;
 }
 
+/* The file's plan raised to this match's games (an extension): /match's games and the root's
+ * configuration become this match's, and /match's `extensions` gains a line for the resume. */
+static int extend_plan(hid_t file, const MatchConfig *c)
+{
+    long long before = 0, resumed = 0;
+    hid_t g = H5Gopen2(file, "/match", H5P_DEFAULT);
+    if (g < 0)
+        return -1;
+    int rc =
+        h5file_get_int(g, "games", &before) < 0 || h5file_get_int(file, "resumed", &resumed) < 0
+            ? -1
+            : 0;
+    if (rc == 0 && before != c->games) {
+        char *history =
+            H5Aexists(g, "extensions") > 0 ? h5file_get_str_alloc(g, "extensions") : strdup("");
+        size_t n = history ? strlen(history) + 80 : 0;
+        char *text = history ? malloc(n) : NULL;
+        if (text)
+            snprintf(text, n, "%sresume %lld: %lld to %d games\n", history, resumed + 1, before,
+                     c->games);
+        rc = !text || h5file_put_i32(g, "games", c->games) < 0 ||
+                     h5file_put_str(g, "extensions", text) < 0 ||
+                     h5file_put_str(file, "configuration", c->text) < 0
+                 ? -1
+                 : 0;
+        free(text);
+        free(history);
+    }
+    if (H5Gclose(g) < 0)
+        rc = -1;
+    return rc;
+}
+
+/* Trims the rows to those kept; an extension's file plans this match's games from now on. */
 static int prepare(void *ctx)
 {
     Resuming *x = ctx;
-    return match_resume_prepare(x->h, x->keep);
+    if (match_resume_prepare(x->h, x->keep) < 0)
+        return -1;
+    return x->expected->extend ? extend_plan(x->h->rf.file, x->expected->cfg) : 0;
 }
 
 MatchFile *match_file_open_resume(const char *path, const MatchFileInfo *expected,

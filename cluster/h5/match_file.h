@@ -27,6 +27,8 @@ typedef struct MatchFileInfo {
     bool overwrite;   /* match_file_create: replace an existing file (otherwise refused) */
     double lock_wait; /* match_file_open_resume: seconds to wait for a checkpoint another
                          process holds locked (RESUME_LOCK_WAIT for a job) */
+    bool extend;      /* match_file_open_resume: the checkpoint may plan fewer games (and its
+                         configuration differ in its `games` line alone); it then plans these */
 } MatchFileInfo;
 
 /* A pair of games already in the file, as the caller needs it to rebuild its tally: player 1's
@@ -59,12 +61,13 @@ MatchFile *match_file_create(const char *path, const MatchFileInfo *info, char *
 /* Opens the checkpoint at path to continue the match expected. Its configuration text, variant,
  * rules, players, planned games, seed and Carrera version must be those of the match, otherwise
  * it is refused with a message naming every difference (for the text, the first line that
- * differs). On success *done receives the finished pairs (free with match_file_done_free), the
- * resume count is incremented and this run's provenance recorded in /resumes/K, any summary of
- * an earlier finish is removed (the file is a checkpoint again until match_file_finish), and the
- * result accepts match_file_record_pair for the other pairs. Any file that is not a readable match
- * checkpoint (not HDF5, truncated, corrupt, a perft file, another layout) is refused with a
- * message. */
+ * differs); with expected->extend the checkpoint may plan fewer games, and then takes this
+ * match's count and configuration text. On success *done receives the finished pairs (free with
+ * match_file_done_free), the resume count is incremented and this run's provenance recorded in
+ * /resumes/K, any summary of an earlier finish is removed (the file is a checkpoint again until
+ * match_file_finish), and the result accepts match_file_record_pair for the other pairs. Any file
+ * that is not a readable match checkpoint (not HDF5, truncated, corrupt, a perft file, another
+ * layout) is refused with a message. */
 MatchFile *match_file_open_resume(const char *path, const MatchFileInfo *expected,
                                   MatchFileDone *done, char *err, size_t errlen);
 

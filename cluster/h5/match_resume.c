@@ -16,19 +16,37 @@
 /* Rows read per HDF5 call: bounded memory. */
 #define BATCH_ROWS 1024
 
+/* Whether the line of n characters at s sets the key `games` (an extension may change it). */
+static bool games_line(const char *s, int n)
+{
+    int i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (n - i < 5 || strncmp(s + i, "games", 5) != 0)
+        return false;
+    for (i += 5; i < n && (s[i] == ' ' || s[i] == '\t');)
+        i++;
+    return i < n && s[i] == '=';
+}
+
 /* Adds to diffs the first line where the checkpoint's configuration text differs from this
- * match's. */
-static void compare_text(const char *have, const char *want, char *diffs, size_t len)
+ * match's; with extend, lines that both set `games` may differ. */
+static void compare_text(const char *have, const char *want, bool extend, char *diffs, size_t len)
 {
     if (strcmp(have, want) == 0)
         return;
+    const size_t nh = strlen(have), nw = strlen(want);
+    const bool newline_differs = (nh && have[nh - 1] == '\n') != (nw && want[nw - 1] == '\n');
     for (int line = 1;; line++) {
         int a = (int)strcspn(have, "\n"), b = (int)strcspn(want, "\n");
         if (!*have && !*want) {
-            h5file_add_diff(diffs, len, "the configuration differs in its last newline");
+            if (newline_differs)
+                h5file_add_diff(diffs, len, "the configuration differs in its last newline");
             return;
         }
-        if (!*have || !*want || a != b || strncmp(have, want, (size_t)a) != 0) {
+        const bool same = a == b && strncmp(have, want, (size_t)a) == 0;
+        if (!*have || !*want ||
+            (!same && !(extend && games_line(have, a) && games_line(want, b)))) {
             char x[100], y[100];
             snprintf(x, sizeof x, *have ? "'%.*s%s'" : "nothing", a < 80 ? a : 80, have,
                      a > 80 ? "..." : "");
@@ -78,9 +96,9 @@ int match_resume_compare(hid_t file, const MatchFileInfo *e, char *diffs, size_t
         rc = compare_str(g, "player2", "player 2", c->players[1].name, diffs, len);
     if (rc == 0 && h5file_get_int(g, "games", &games) == 0 &&
         h5file_get_u64(g, "seed", &seed) == 0) {
-        if (games != c->games)
-            h5file_add_diff(diffs, len, "the checkpoint plans %lld games, this match %d", games,
-                            c->games);
+        if (e->extend ? games > c->games : games != c->games)
+            h5file_add_diff(diffs, len, "the checkpoint plans %lld games, this match %d%s", games,
+                            c->games, e->extend ? " (an extension cannot plan fewer)" : "");
         if (seed != c->seed)
             h5file_add_diff(diffs, len, "the checkpoint has seed %llu, this match %llu",
                             (unsigned long long)seed, (unsigned long long)c->seed);
@@ -88,7 +106,7 @@ int match_resume_compare(hid_t file, const MatchFileInfo *e, char *diffs, size_t
         rc = -1;
     }
     if (rc == 0)
-        compare_text(text, c->text, diffs, len);
+        compare_text(text, c->text, e->extend, diffs, len);
     free(text);
     if (g >= 0)
         H5Gclose(g);

@@ -144,19 +144,30 @@ static FILE *reopen_pgn(const char *path, const MatchFileDone *done, char *err, 
 }
 
 /* Rank 0's set-up: the SPRT, the result file (new, or the checkpoint to continue with the pairs
- * it holds counted and skipped) and the PGN file. Returns 0, or the exit status with a message. */
+ * it holds counted and skipped; with extend, one that planned fewer games) and the PGN file.
+ * Returns 0, or the exit status with a message. */
 static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *prov, bool resume,
-                       char *err, size_t errlen)
+                       bool extend, char *err, size_t errlen)
 {
     if (cfg->sprt && !stats_sprt_init(&run->sprt, cfg->sprt_elo0, cfg->sprt_elo1, cfg->sprt_alpha,
                                       cfg->sprt_beta, err, errlen))
         return EXIT_USAGE;
+    if (extend && (cfg->n_imbalances || cfg->tune.given)) {
+        /* their pairs go to imbalances and stages by the number of games */
+        errmsg_set(err, errlen,
+                   "--extend adds games to a plain match, not to %s, whose pairs are assigned "
+                   "by its number of games",
+                   cfg->tune.given ? "a tune run" : "a match of material imbalances");
+        return EXIT_USAGE;
+    }
     if (make_parent_dirs(cfg->output, err, errlen) != 0 ||
         make_parent_dirs(cfg->pgn, err, errlen) != 0)
         return EXIT_FAILED;
-    MatchFileInfo info = {
-        .cfg = cfg, .prov = prov, .overwrite = false, .lock_wait = RESUME_LOCK_WAIT
-    };
+    MatchFileInfo info = { .cfg = cfg,
+                           .prov = prov,
+                           .overwrite = false,
+                           .lock_wait = RESUME_LOCK_WAIT,
+                           .extend = extend };
     if (resume) {
         run->h5 = match_file_open_resume(cfg->output, &info, &run->done, err, errlen);
         if (!run->h5)
@@ -185,8 +196,15 @@ static int start_rank0(StageRunner *run, MatchConfig *cfg, const Provenance *pro
                 stage_runner_begin_stage(run);
         }
         run->games_before = run->tally.games_done;
-        if (cfg->sprt)
-            stats_sprt_update(&run->sprt, run->tally.pairs);
+        if (cfg->sprt && stats_sprt_update(&run->sprt, run->tally.pairs) != SPRT_CONTINUE) {
+            /* Wald's test stopped there: more games would not change its verdict */
+            run->stop = true;
+            fprintf(stderr,
+                    "carrera: note: the SPRT has decided on the %" PRIu64
+                    " pairs %.900s holds (%s): no more games are played\n",
+                    run->tally.pairs_done, cfg->output,
+                    stats_sprt_decision_name(run->sprt.decision));
+        }
         run->pgn = reopen_pgn(cfg->pgn, &run->done, err, errlen);
     } else if (access(cfg->output, F_OK) == 0) {
         /* what the command asked for, not what the disk allows: as perft's output */
@@ -339,7 +357,8 @@ static int start_files(MatchJob *j)
     provenance_init(&j->prov, comm_size(), j->run->threads, (const char *const *)j->hosts,
                     (size_t)comm_size(), j->cfg.text);
     bool resume = resume_wanted(j->request->resume, access(j->cfg.output, F_OK) == 0);
-    return start_rank0(j->run, &j->cfg, &j->prov, resume, j->err, sizeof j->err);
+    return start_rank0(j->run, &j->cfg, &j->prov, resume, j->request->extend, j->err,
+                       sizeof j->err);
 }
 
 /* Everything before the first pair, on this rank, in order; the first step that fails gives the

@@ -14,6 +14,7 @@ typedef struct MatchRequest {
     const char *out;    /* replaces the file's output, or NULL */
     const char *pgn;    /* replaces the file's PGN file, or NULL */
     ResumeMode resume;  /* whether to continue the checkpoint at the output */
+    bool extend;        /* --extend: resume a checkpoint that planned fewer games */
     bool quiet;         /* no progress on stderr */
     bool tune;          /* a tune run: the tuner sets every stage, the values fitted at the end */
 } MatchRequest;

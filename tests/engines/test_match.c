@@ -390,6 +390,99 @@ static void test_kill_and_resume(void **state)
     run_free(&r);
 }
 
+/* The games of [match] in the file at path set to n. */
+static void set_games(const char *path, int n)
+{
+    char *text = read_bytes(path, NULL), *line = strstr(text, "\ngames = ");
+    assert_non_null(line);
+    char out[2048];
+    snprintf(out, sizeof out, "%.*s\ngames = %d%s", (int)(line - text), text, n,
+             line + strcspn(line + 1, "\n") + 1);
+    write_text(path, out);
+    free(text);
+}
+
+/* A match of 8 games extended to 16 with --extend: the pairs played are kept, the new ones are
+ * those of a 16-game match played whole, and the file plans 16 games from then on. A plain
+ * resume of the longer file is refused, as are an extension to fewer games and one that changes
+ * anything else. */
+static void test_extend(void **state)
+{
+    (void)state;
+    char config[1024], path[512], pgn[512], h5[512], whole[512], whole_h5[512];
+    snprintf(path, sizeof path, "%s/extend.ini", scratch_dir);
+    snprintf(pgn, sizeof pgn, "%s/extend.pgn", scratch_dir);
+    snprintf(h5, sizeof h5, "%s/extend.h5", scratch_dir);
+    snprintf(whole, sizeof whole, "%s/extend-whole.pgn", scratch_dir);
+    snprintf(whole_h5, sizeof whole_h5, "%s/extend-whole.h5", scratch_dir);
+    snprintf(config, sizeof config,
+             "[match]\nvariant = capablanca\ngames = 16\nrandom_plies = 4\nseed = 5\n"
+             "concurrency = 2\nmax_plies = 160\n"
+             "[player1]\nname = A\nnodes = 2000\n[player2]\nname = B\nnodes = 2000\n"
+             "[player2.eval]\nValueArchbishopMg = 700\n");
+    write_text(path, config);
+    const char *argv_w[] = { CARRERA_BIN, "match", "--config", path,      "--pgn",
+                             whole,       "--out", whole_h5,   "--quiet", NULL };
+    Run r = run_program(argv_w);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+
+    set_games(path, 8);
+    const char *argv[] = { CARRERA_BIN, "match", "--config", path, "--pgn", pgn,
+                           "--out",     h5,      "--quiet",  NULL, NULL };
+    r = run_program(argv);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "8 games (4 pairs)"));
+    run_free(&r);
+
+    set_games(path, 16);
+    argv[9] = "--resume";
+    r = run_program(argv);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "the checkpoint plans 8 games, this match 16"));
+    run_free(&r);
+    argv[9] = "--extend";
+    r = run_program(argv);
+    if (r.status != 0)
+        fail_msg("extend: status %d, stderr %s", r.status, r.err);
+    assert_non_null(strstr(r.out, "16 games (8 pairs)"));
+    run_free(&r);
+    expect_same_games(whole, pgn, 8);
+    hid_t file = H5Fopen(h5, H5F_ACC_RDONLY, H5P_DEFAULT);
+    assert_true(file >= 0);
+    assert_int_equal(h5read_u64(file, "/match", "games"), 16);
+    char text[1024];
+    h5read_str(file, "configuration", text, sizeof text);
+    assert_non_null(strstr(text, "\ngames = 16\n"));
+    hid_t group = H5Gopen2(file, "/match", H5P_DEFAULT);
+    assert_true(group >= 0);
+    h5read_str(group, "extensions", text, sizeof text);
+    assert_string_equal(text, "resume 1: 8 to 16 games\n");
+    H5Gclose(group);
+    hid_t resume = H5Gopen2(file, "/resumes/1", H5P_DEFAULT);
+    assert_true(resume >= 0);
+    h5read_str(resume, "configuration", text, sizeof text);
+    assert_non_null(strstr(text, "\ngames = 16\n"));
+    H5Gclose(resume);
+    H5Fclose(file);
+
+    set_games(path, 12);
+    r = run_program(argv);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "an extension cannot plan fewer"));
+    run_free(&r);
+    set_games(path, 24);
+    char *seeded = read_bytes(path, NULL), *seed = strstr(seeded, "seed = 5");
+    assert_non_null(seed);
+    seed[7] = '6';
+    write_text(path, seeded);
+    free(seeded);
+    r = run_program(argv);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "the configuration differs at line 5"));
+    run_free(&r);
+}
+
 /* Openings from an EPD file, one line per pair in order; and a Marseillais match, whose PGN
  * writes turns in the source notation (1.e4/Nf3//e5/Nc6). */
 static void test_openings_file_and_marseillais(void **state)
@@ -521,6 +614,25 @@ static void test_sprt_stops(void **state)
     if (games == 0 || games >= 400)
         fail_msg("the SPRT did not stop the match: %u games\n%s", games, r.out);
     run_free(&r);
+    /* extended to more games, the decided test plays none */
+    char *text = read_bytes(path, NULL), *planned = strstr(text, "games = 400");
+    assert_non_null(planned);
+    memcpy(planned, "games = 800", 11);
+    write_text(path, text);
+    free(text);
+    char h5[512];
+    snprintf(h5, sizeof h5, "%s/sprt.h5", scratch_dir);
+    const char *argv_e[] = { CARRERA_BIN, "match", "--config", path,      "--pgn", out,
+                             "--out",     h5,      "--extend", "--quiet", NULL };
+    r = run_program(argv_e);
+    if (r.status != 0)
+        fail_msg("extend: status %d, stderr %s", r.status, r.err);
+    assert_non_null(strstr(r.err, "the SPRT has decided"));
+    assert_non_null(strstr(r.out, "accept H1"));
+    char want[32];
+    snprintf(want, sizeof want, " %u games (", games);
+    assert_non_null(strstr(r.out, want));
+    run_free(&r);
 }
 
 /* The same match under `mpiexec -n 2`: rank 0 and a worker play the pairs, and the games are
@@ -616,6 +728,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_imbalances),
         cmocka_unit_test(test_sprt_stops),
         cmocka_unit_test(test_kill_and_resume),
+        cmocka_unit_test(test_extend),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
