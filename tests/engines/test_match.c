@@ -296,23 +296,34 @@ static void test_faulty_engines(void **state)
     faulty("xboard", "hang", "movetime = 1000", "engine stall");
 }
 
+/* Writes to path the match of the resume tests: A against B (an Archbishop worth 700), Capablanca
+ * chess at 2000 nodes, games games from the openings of seed, the result file output (NULL: the
+ * command line's). */
+static void write_ab_match(const char *path, int games, int seed, const char *output)
+{
+    char config[1024], out[600] = "";
+    if (output)
+        snprintf(out, sizeof out, "output = %s\n", output);
+    snprintf(config, sizeof config,
+             "[match]\nvariant = capablanca\ngames = %d\nrandom_plies = 4\nseed = %d\n"
+             "concurrency = 2\nmax_plies = 160\n%s"
+             "[player1]\nname = A\nnodes = 2000\n[player2]\nname = B\nnodes = 2000\n"
+             "[player2.eval]\nValueArchbishopMg = 700\n",
+             games, seed, out);
+    write_text(path, config);
+}
+
 /* A match killed with SIGKILL in the middle and resumed: the same games as a run that was never
  * interrupted, each pair exactly once in the PGN file, the result file's totals complete. */
 static void test_kill_and_resume(void **state)
 {
     (void)state;
-    char config[1024], path[512], pgn[512], h5[512], whole[512];
+    char path[512], pgn[512], h5[512], whole[512];
     snprintf(path, sizeof path, "%s/resume.ini", scratch_dir);
     snprintf(pgn, sizeof pgn, "%s/resume.pgn", scratch_dir);
     snprintf(h5, sizeof h5, "%s/resume.h5", scratch_dir);
     snprintf(whole, sizeof whole, "%s/whole.pgn", scratch_dir);
-    snprintf(config, sizeof config,
-             "[match]\nvariant = capablanca\ngames = 24\nrandom_plies = 4\nseed = 3\n"
-             "concurrency = 2\nmax_plies = 160\noutput = %s\n"
-             "[player1]\nname = A\nnodes = 2000\n[player2]\nname = B\nnodes = 2000\n"
-             "[player2.eval]\nValueArchbishopMg = 700\n",
-             h5);
-    write_text(path, config);
+    write_ab_match(path, 24, 3, h5);
     /* the uninterrupted run, to compare with */
     char h5_whole[512];
     snprintf(h5_whole, sizeof h5_whole, "%s/whole.h5", scratch_dir);
@@ -335,12 +346,7 @@ static void test_kill_and_resume(void **state)
         fail_msg("resume: status %d, stderr %s", r.status, r.err);
     assert_non_null(strstr(r.out, "24 games (12 pairs)"));
     run_free(&r);
-    char *b = read_bytes(pgn, NULL);
-    int count = 0;
-    for (const char *e = strstr(b, "[Event "); e; e = strstr(e + 1, "[Event "))
-        count++;
-    free(b);
-    assert_int_equal(count, 24);
+    assert_int_equal(pgn_game_count(pgn), 24);
     expect_same_games(whole, pgn, 12);
     /* the result file read back: every game once, the pair counts, the summary */
     hid_t file = H5Fopen(h5, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -377,13 +383,7 @@ static void test_kill_and_resume(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "24 games (12 pairs)"));
     run_free(&r);
-    snprintf(config, sizeof config,
-             "[match]\nvariant = capablanca\ngames = 26\nrandom_plies = 4\nseed = 3\n"
-             "concurrency = 2\nmax_plies = 160\noutput = %s\n"
-             "[player1]\nname = A\nnodes = 2000\n[player2]\nname = B\nnodes = 2000\n"
-             "[player2.eval]\nValueArchbishopMg = 700\n",
-             h5);
-    write_text(path, config);
+    write_ab_match(path, 26, 3, h5);
     r = run_program(argv_r);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "games"));
@@ -409,18 +409,13 @@ static void set_games(const char *path, int n)
 static void test_extend(void **state)
 {
     (void)state;
-    char config[1024], path[512], pgn[512], h5[512], whole[512], whole_h5[512];
+    char path[512], pgn[512], h5[512], whole[512], whole_h5[512];
     snprintf(path, sizeof path, "%s/extend.ini", scratch_dir);
     snprintf(pgn, sizeof pgn, "%s/extend.pgn", scratch_dir);
     snprintf(h5, sizeof h5, "%s/extend.h5", scratch_dir);
     snprintf(whole, sizeof whole, "%s/extend-whole.pgn", scratch_dir);
     snprintf(whole_h5, sizeof whole_h5, "%s/extend-whole.h5", scratch_dir);
-    snprintf(config, sizeof config,
-             "[match]\nvariant = capablanca\ngames = 16\nrandom_plies = 4\nseed = 5\n"
-             "concurrency = 2\nmax_plies = 160\n"
-             "[player1]\nname = A\nnodes = 2000\n[player2]\nname = B\nnodes = 2000\n"
-             "[player2.eval]\nValueArchbishopMg = 700\n");
-    write_text(path, config);
+    write_ab_match(path, 16, 5, NULL);
     const char *argv_w[] = { CARRERA_BIN, "match", "--config", path,      "--pgn",
                              whole,       "--out", whole_h5,   "--quiet", NULL };
     Run r = run_program(argv_w);
@@ -471,12 +466,7 @@ static void test_extend(void **state)
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "an extension cannot plan fewer"));
     run_free(&r);
-    set_games(path, 24);
-    char *seeded = read_bytes(path, NULL), *seed = strstr(seeded, "seed = 5");
-    assert_non_null(seed);
-    seed[7] = '6';
-    write_text(path, seeded);
-    free(seeded);
+    write_ab_match(path, 24, 6, NULL); /* more games, and another seed */
     r = run_program(argv);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "the configuration differs at line 5"));

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "files.h"
+#include "pgn_games.h"
 #include "run.h"
 
 #if !defined(CARRERA_BIN) || !defined(CARRERA_SPRT)
@@ -118,12 +119,7 @@ static void test_extend(void **state)
     free(log);
     char pgn[800];
     snprintf(pgn, sizeof pgn, "%s/match.pgn", run_dir);
-    char *games = read_bytes(pgn, NULL);
-    int count = 0;
-    for (const char *e = strstr(games, "[Event "); e; e = strstr(e + 1, "[Event "))
-        count++;
-    free(games);
-    assert_int_equal(count, 8);
+    assert_int_equal(pgn_game_count(pgn), 8);
 
     r = sprt("8", NULL);
     assert_int_equal(r.status, 2);

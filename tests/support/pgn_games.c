@@ -84,3 +84,13 @@ int count_same_games(const char *path_a, const char *path_b, int pairs)
 {
     return each_round(path_a, path_b, pairs, alike);
 }
+
+int pgn_game_count(const char *path)
+{
+    char *text = read_bytes(path, NULL);
+    int count = 0;
+    for (const char *e = strstr(text, "[Event "); e; e = strstr(e + 1, "[Event "))
+        count++;
+    free(text);
+    return count;
+}

@@ -8,6 +8,9 @@
  * absent. */
 char *game_of_round(const char *pgn, const char *round);
 
+/* How many games the PGN file at path holds (its "[Event " tags). */
+int pgn_game_count(const char *path);
+
 /* Both PGN files hold the same games of pairs 1..pairs, round by round, from the blank line after
  * the tags (the Site tag names the configuration). */
 void expect_same_games(const char *path_a, const char *path_b, int pairs);
