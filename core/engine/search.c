@@ -248,10 +248,12 @@ static bool prepare(Searcher *s, const SearchInput *in, SearchNodeShare *share)
 }
 
 /* The score of the root at depth within an aspiration window around the last score, widened
- * until the score falls inside it; *alpha, *beta receive the last window. */
+ * until the score falls inside it; *alpha, *beta receive the last window. As Stockfish 11's: the
+ * window grows with the score's size and by a quarter and 5 cp on each failure, and each fail high
+ * in a row searches a ply shallower (a score above beta is usually confirmed sooner so). */
 static int aspire(Searcher *s, int depth, int last, int *alpha, int *beta)
 {
-    int window = s->params.aspiration;
+    int window = s->params.aspiration + abs(last) / 256, failed_high = 0;
     *alpha = -SCORE_INF;
     *beta = SCORE_INF;
     if (depth >= 4 && abs(last) < SCORE_MATE_BOUND) {
@@ -260,18 +262,21 @@ static int aspire(Searcher *s, int depth, int last, int *alpha, int *beta)
     }
     for (;;) {
         s->seldepth = 0;
-        int v = search_tree_alphabeta(s, s->in->root, 0, depth, *alpha, *beta, false);
+        const int d = depth - failed_high > 1 ? depth - failed_high : 1;
+        int v = search_tree_alphabeta(s, s->in->root, 0, d, *alpha, *beta, false);
         if (s->budget.aborted)
             return v;
         if (v <= *alpha && *alpha > -SCORE_INF) {
             *beta = (*alpha + *beta) / 2;
             *alpha = v - window > -SCORE_INF ? v - window : -SCORE_INF;
+            failed_high = 0;
         } else if (v >= *beta && *beta < SCORE_INF) {
             *beta = v + window < SCORE_INF ? v + window : SCORE_INF;
+            failed_high++;
         } else {
             return v;
         }
-        window *= 2;
+        window += window / 4 + 5;
     }
 }
 

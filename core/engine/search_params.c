@@ -24,7 +24,7 @@ void search_params_default(SearchParams *p)
         .singular_depth = 6,
         .singular_margin = 2,
         .delta_margin = 200,
-        .aspiration = 30,
+        .aspiration = 10,
     };
 }
 
