@@ -2,8 +2,8 @@
 /* scripts/sprt --extend end to end, without the builds a whole test needs: a test's directory set
  * up as the script leaves it (its match file, result files, summary and test.json, both players
  * this build's `carrera uci`), continued to more games as one test, its row logged; an extension
- * to no more games, one that would change the test, and one whose build has changed since are
- * refused (status 2). */
+ * to no more games, one that would change the test, one of a test that has decided and one whose
+ * build has changed since are refused (status 2). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdarg.h>
@@ -129,6 +129,21 @@ static void test_extend(void **state)
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "--nodes cannot change it"));
     run_free(&r);
+    /* a test that has decided goes no further */
+    char out_path[800];
+    snprintf(out_path, sizeof out_path, "%s/match.out", run_dir);
+    char *summary = read_bytes(out_path, NULL), *verdict = strstr(summary, "], continue");
+    assert_non_null(verdict);
+    char decided[8192];
+    snprintf(decided, sizeof decided, "%.*s], accept H1%s", (int)(verdict - summary), summary,
+             verdict + strlen("], continue"));
+    write_text(out_path, decided);
+    r = sprt("12", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "has decided (accept H1)"));
+    run_free(&r);
+    write_text(out_path, summary);
+    free(summary);
     write_test(signature, signature + 1);
     r = sprt("12", NULL);
     assert_int_equal(r.status, 2);
