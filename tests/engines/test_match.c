@@ -523,7 +523,7 @@ static void test_openings_file_and_marseillais(void **state)
 }
 
 /* A material-odds match: one block of pairs per imbalance, the other side loses what the side
- * under test (player 1) keeps, on both colours; a result line per imbalance. */
+ * under test (player 1) keeps, on both colours; a result line per imbalance; --extend refused. */
 static void test_imbalances(void **state)
 {
     (void)state;
@@ -566,6 +566,16 @@ static void test_imbalances(void **state)
         free(g);
     }
     free(pgn);
+    /* its pairs go to the imbalances by the number of games: it cannot be extended */
+    char h5[512];
+    snprintf(h5, sizeof h5, "%s/imbalance.h5", scratch_dir);
+    const char *argv_e[] = { CARRERA_BIN, "match", "--config", path,      "--pgn", out,
+                             "--out",     h5,      "--extend", "--quiet", NULL };
+    r = run_program(argv_e);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--extend adds games to a plain match, not to a match of "
+                                  "material imbalances"));
+    run_free(&r);
     /* an imbalance the army cannot make is refused with the file's line */
     write_text(path, "[match]\nvariant = janus\ngames = 2\nimbalances = C:A\n"
                      "[player1]\nnodes = 300\n[player2]\nnodes = 300\n");
