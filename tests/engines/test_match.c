@@ -45,15 +45,18 @@ static void write_text(const char *path, const char *text)
     write_bytes(path, text, strlen(text));
 }
 
-/* Runs carrera match; the result file goes beside the PGN file (same name, .h5). */
-static Run match(const char *config, const char *pgn)
+/* Runs carrera match with flag (--resume, --extend; NULL: none); the result file goes beside the
+ * PGN file (same name, .h5). */
+static Run match_with(const char *config, const char *pgn, const char *flag)
 {
     char h5[512];
     snprintf(h5, sizeof h5, "%.*s.h5", (int)(strlen(pgn) - 4), pgn);
-    const char *argv[] = { CARRERA_BIN, "match", "--config", config,    "--pgn",
-                           pgn,         "--out", h5,         "--quiet", NULL };
+    const char *argv[] = { CARRERA_BIN, "match", "--config", config, "--pgn", pgn,
+                           "--out",     h5,      "--quiet",  flag,   NULL };
     return run_program(argv);
 }
+
+static Run match(const char *config, const char *pgn) { return match_with(config, pgn, NULL); }
 
 /* Runs carrera match under the launcher of mpi_launcher (none: in this process's way). */
 static Run launched_match(const char *config, const char *pgn, const char *h5)
@@ -324,12 +327,8 @@ static void test_kill_and_resume(void **state)
     snprintf(h5, sizeof h5, "%s/resume.h5", scratch_dir);
     snprintf(whole, sizeof whole, "%s/whole.pgn", scratch_dir);
     write_ab_match(path, 24, 3, h5);
-    /* the uninterrupted run, to compare with */
-    char h5_whole[512];
-    snprintf(h5_whole, sizeof h5_whole, "%s/whole.h5", scratch_dir);
-    const char *argv_w[] = { CARRERA_BIN, "match", "--config", path,      "--pgn",
-                             whole,       "--out", h5_whole,   "--quiet", NULL };
-    Run r = run_program(argv_w);
+    /* the uninterrupted run (its result whole.h5), to compare with */
+    Run r = match(path, whole);
     assert_int_equal(r.status, 0);
     run_free(&r);
 
@@ -409,35 +408,28 @@ static void set_games(const char *path, int n)
 static void test_extend(void **state)
 {
     (void)state;
-    char path[512], pgn[512], h5[512], whole[512], whole_h5[512];
+    char path[512], pgn[512], h5[512], whole[512];
     snprintf(path, sizeof path, "%s/extend.ini", scratch_dir);
     snprintf(pgn, sizeof pgn, "%s/extend.pgn", scratch_dir);
     snprintf(h5, sizeof h5, "%s/extend.h5", scratch_dir);
     snprintf(whole, sizeof whole, "%s/extend-whole.pgn", scratch_dir);
-    snprintf(whole_h5, sizeof whole_h5, "%s/extend-whole.h5", scratch_dir);
     write_ab_match(path, 16, 5, NULL);
-    const char *argv_w[] = { CARRERA_BIN, "match", "--config", path,      "--pgn",
-                             whole,       "--out", whole_h5,   "--quiet", NULL };
-    Run r = run_program(argv_w);
+    Run r = match(path, whole);
     assert_int_equal(r.status, 0);
     run_free(&r);
 
     set_games(path, 8);
-    const char *argv[] = { CARRERA_BIN, "match", "--config", path, "--pgn", pgn,
-                           "--out",     h5,      "--quiet",  NULL, NULL };
-    r = run_program(argv);
+    r = match(path, pgn);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "8 games (4 pairs)"));
     run_free(&r);
 
     set_games(path, 16);
-    argv[9] = "--resume";
-    r = run_program(argv);
+    r = match_with(path, pgn, "--resume");
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "the checkpoint plans 8 games, this match 16"));
     run_free(&r);
-    argv[9] = "--extend";
-    r = run_program(argv);
+    r = match_with(path, pgn, "--extend");
     if (r.status != 0)
         fail_msg("extend: status %d, stderr %s", r.status, r.err);
     assert_non_null(strstr(r.out, "16 games (8 pairs)"));
@@ -462,12 +454,12 @@ static void test_extend(void **state)
     H5Fclose(file);
 
     set_games(path, 12);
-    r = run_program(argv);
+    r = match_with(path, pgn, "--extend");
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "an extension cannot plan fewer"));
     run_free(&r);
     write_ab_match(path, 24, 6, NULL); /* more games, and another seed */
-    r = run_program(argv);
+    r = match_with(path, pgn, "--extend");
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "the configuration differs at line 5"));
     run_free(&r);
@@ -567,11 +559,7 @@ static void test_imbalances(void **state)
     }
     free(pgn);
     /* its pairs go to the imbalances by the number of games: it cannot be extended */
-    char h5[512];
-    snprintf(h5, sizeof h5, "%s/imbalance.h5", scratch_dir);
-    const char *argv_e[] = { CARRERA_BIN, "match", "--config", path,      "--pgn", out,
-                             "--out",     h5,      "--extend", "--quiet", NULL };
-    r = run_program(argv_e);
+    r = match_with(path, out, "--extend");
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "--extend adds games to a plain match, not to a match of "
                                   "material imbalances"));
@@ -615,16 +603,8 @@ static void test_sprt_stops(void **state)
         fail_msg("the SPRT did not stop the match: %u games\n%s", games, r.out);
     run_free(&r);
     /* extended to more games, the decided test plays none */
-    char *text = read_bytes(path, NULL), *planned = strstr(text, "games = 400");
-    assert_non_null(planned);
-    memcpy(planned, "games = 800", 11);
-    write_text(path, text);
-    free(text);
-    char h5[512];
-    snprintf(h5, sizeof h5, "%s/sprt.h5", scratch_dir);
-    const char *argv_e[] = { CARRERA_BIN, "match", "--config", path,      "--pgn", out,
-                             "--out",     h5,      "--extend", "--quiet", NULL };
-    r = run_program(argv_e);
+    set_games(path, 800);
+    r = match_with(path, out, "--extend");
     if (r.status != 0)
         fail_msg("extend: status %d, stderr %s", r.status, r.err);
     assert_non_null(strstr(r.err, "the SPRT has decided"));
