@@ -19,6 +19,8 @@ void progress_start(Progress *p, const char *what, bool quiet)
     p->n_samples = 1;
 }
 
+void progress_resume(Progress *p, double done) { p->samples[p->head].work = done; }
+
 /* Adds a sample when the newest is PROGRESS_STEP old; returns the oldest one kept. */
 static ProgressSample sample(Progress *p, double t, double work, uint64_t items)
 {

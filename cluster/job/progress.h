@@ -34,6 +34,11 @@ typedef struct Progress {
 
 void progress_start(Progress *p, const char *what, bool quiet);
 
+/* A job resumed with done units of work already behind it (a match continued from its
+ * checkpoint): the rate and the ETA count only the work this run does. Call after
+ * progress_start, before the first report. */
+void progress_resume(Progress *p, double done);
+
 /* Whether a report is due after done of total units: the seconds since the start when it is
  * (with the ETA in eta), 0 when not (too early, too soon after the last one, or quiet). */
 double progress_due(Progress *p, uint64_t done, uint64_t total, char eta[32]);

@@ -415,6 +415,7 @@ static int play_rank0(MatchJob *j)
     const bool quiet = j->request->quiet;
     estimate_note_match(cfg, run->threads, comm_size());
     progress_start(&run->progress, "match", quiet);
+    progress_resume(&run->progress, (double)run->tally.pairs_done);
     if (run->resumed && !quiet)
         fprintf(stderr,
                 "match: resuming %s (resume %d): %" PRIu64 " of %" PRIu64 " pairs played before\n",
