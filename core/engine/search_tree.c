@@ -440,7 +440,8 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         if ((root && search_root_excluded(s, &t)) || (skip && turn_same(&t, skip)))
             continue;
         int attacker;
-        bool quiet = search_order_gain(p, &t, us, &attacker) == 0;
+        const int gain = search_order_gain(p, &t, us, &attacker);
+        const bool quiet = gain == 0;
 
         /* Step: exchange pruning. Near the horizon, a turn that loses material on its target
          * square (a quiet one by more the deeper the node) is not worth searching once a move has
@@ -474,6 +475,15 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
             static_eval + s->params.futility_base + s->params.futility_step * lmr_depth <= alpha &&
             abs(alpha) < SCORE_MATE_BOUND)
             continue;
+        /* The same for a capture that even taking its victim for nothing leaves far below
+         * alpha, when its piece is worth at least the victim (single-move rules, as Stockfish's
+         * futility pruning of captures; its margins scaled to a pawn of 100). */
+        if (!pv_node && !in_check && !quiet && !gives_check && !s->double_moves && done > 0 &&
+            lmr_depth < 6 && abs(alpha) < SCORE_MATE_BOUND) {
+            if (attacker >= gain && move_kind(t.m[0]) != MOVE_PROMOTION &&
+                static_eval + 130 + 190 * lmr_depth + gain <= alpha)
+                continue;
+        }
         /* Step: move count pruning. Near the horizon, once the well-ordered turns have been
          * searched, the late quiet ones rarely change the result. */
         if (!pv_node && !in_check && quiet && !gives_check && depth <= s->params.move_count_depth &&
