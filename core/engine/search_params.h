@@ -18,6 +18,11 @@ typedef struct SearchParams {
      * futility_depth is left out when the static evaluation plus futility_base plus
      * futility_step a ply of that depth does not reach alpha */
     int futility_depth, futility_base, futility_step;
+    /* futility of captures: a late capture (single-move rules) whose piece is worth at least its
+     * victim and whose depth after late move reductions is below futility_depth is left out when
+     * the static evaluation plus capture_futility_base plus capture_futility_step a ply of that
+     * depth plus the victim does not reach alpha */
+    int capture_futility_base, capture_futility_step;
     /* move count pruning up to move_count_depth: the quiet turns after the first
      * (move_count_base + depth^2) / 2 (twice as many when improving) */
     int move_count_depth, move_count_base;

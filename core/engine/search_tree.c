@@ -479,11 +479,12 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
          * alpha, when its piece is worth at least the victim (single-move rules, as Stockfish's
          * futility pruning of captures; its margins scaled to a pawn of 100). */
         if (!pv_node && !in_check && !quiet && !gives_check && !s->double_moves && done > 0 &&
-            lmr_depth < 6 && abs(alpha) < SCORE_MATE_BOUND) {
-            if (attacker >= gain && move_kind(t.m[0]) != MOVE_PROMOTION &&
-                static_eval + 130 + 190 * lmr_depth + gain <= alpha)
-                continue;
-        }
+            lmr_depth < s->params.futility_depth && abs(alpha) < SCORE_MATE_BOUND &&
+            attacker >= gain && move_kind(t.m[0]) != MOVE_PROMOTION &&
+            static_eval + s->params.capture_futility_base +
+                    s->params.capture_futility_step * lmr_depth + gain <=
+                alpha)
+            continue;
         /* Step: move count pruning. Near the horizon, once the well-ordered turns have been
          * searched, the late quiet ones rarely change the result. */
         if (!pv_node && !in_check && quiet && !gives_check && depth <= s->params.move_count_depth &&
