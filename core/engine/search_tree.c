@@ -470,16 +470,15 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
          * at the depth late move reductions would leave them, so later turns go sooner. */
         const int reduction = s->lmr[depth < 64 ? depth : 63][done < 64 ? done : 63];
         const int lmr_depth = new_depth - reduction;
-        if (!pv_node && !in_check && quiet && !gives_check && done > 0 &&
-            lmr_depth <= s->params.futility_depth &&
-            static_eval + s->params.futility_base + s->params.futility_step * lmr_depth <= alpha &&
-            abs(alpha) < SCORE_MATE_BOUND)
+        const bool futility_ok =
+            !pv_node && !in_check && !gives_check && done > 0 && abs(alpha) < SCORE_MATE_BOUND;
+        if (futility_ok && quiet && lmr_depth <= s->params.futility_depth &&
+            static_eval + s->params.futility_base + s->params.futility_step * lmr_depth <= alpha)
             continue;
         /* The same for a capture that even taking its victim for nothing leaves far below
          * alpha, when its piece is worth at least the victim (single-move rules, as Stockfish's
          * futility pruning of captures; its margins scaled to a pawn of 100). */
-        if (!pv_node && !in_check && !quiet && !gives_check && !s->double_moves && done > 0 &&
-            lmr_depth < s->params.futility_depth && abs(alpha) < SCORE_MATE_BOUND &&
+        if (futility_ok && !quiet && !s->double_moves && lmr_depth < s->params.futility_depth &&
             attacker >= gain && move_kind(t.m[0]) != MOVE_PROMOTION &&
             static_eval + s->params.capture_futility_base +
                     s->params.capture_futility_step * lmr_depth + gain <=
