@@ -461,7 +461,9 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
         make_turn(s, p, &t, &child);
         note_moved(s, ply, p, &t);
         bool gives_check = position_in_check(&child);
-        int extension = gives_check && ply < 2 * s->root_depth ? 1 : 0;
+        /* Galvin's game has no check: an attacked king is a threat its side has two movements to
+         * meet, not a forced reply, and extending every turn that makes one is too wide there */
+        int extension = gives_check && !s->galvin && ply < 2 * s->root_depth ? 1 : 0;
         if (singular_ext && turn_same(&t, &hash_turn))
             extension = 1;
         int new_depth = depth - 1 + extension;
