@@ -346,7 +346,9 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
     if (!root && !hash_turn.n && !skip && depth >= 4)
         depth--;
 
-    const bool in_check = position_in_check(p);
+    /* Galvin's game has no check: an attacked king is met like any other threat, and the node
+     * is evaluated and pruned as any other */
+    const bool in_check = !s->galvin && position_in_check(p);
     const int us = position_side(p);
     int static_eval = in_check ? -SCORE_INF : evaluate_node(s, p);
     /* Improving: the side to move stands better than at its previous turn (or had none to compare
