@@ -8,17 +8,30 @@
 #include <string.h>
 
 #include "errmsg.h"
+#include "eval_turns.h"
 #include "setup.h"
 #include "variant.h"
 
 struct Engine {
     atomic_bool busy; /* a search or a change holds the session */
     Game game;
-    EvalParams params;
-    Eval eval; /* params prepared: read by the search */
+    EvalParams params; /* the session's, over the single-move defaults */
+    /* params resolved for the rule set eval_turns (eval_turns.h) and prepared: read by the
+     * search, prepared again when a search finds its game under other rules */
+    Eval eval;
+    TurnRules eval_turns;
     SearchParams search;
     Searcher *searcher;
 };
+
+/* The evaluation of the session's parameters under the game's rule set. */
+static void prepare_eval(Engine *e)
+{
+    EvalParams used;
+    eval_turns_resolve(&e->params, e->game.rules.turns, &used);
+    eval_prepare(&e->eval, &used);
+    e->eval_turns = e->game.rules.turns;
+}
 
 /* Takes the session for a search or a change; false with a message when it is taken. */
 static bool take(Engine *e, char *err, size_t errlen)
@@ -51,7 +64,6 @@ Engine *engine_new(size_t hash_mb, const EvalParams *params, char *err, size_t e
     }
     atomic_init(&e->busy, false);
     e->params = *params;
-    eval_prepare(&e->eval, params);
     search_params_default(&e->search);
     Setup s;
     Position start;
@@ -64,6 +76,7 @@ Engine *engine_new(size_t hash_mb, const EvalParams *params, char *err, size_t e
         engine_free(e);
         return NULL;
     }
+    prepare_eval(e);
     return e;
 }
 
@@ -194,7 +207,7 @@ int engine_set_eval(Engine *e, const EvalParams *params, char *err, size_t errle
     if (!take(e, err, errlen))
         return -1;
     e->params = *params;
-    eval_prepare(&e->eval, params);
+    prepare_eval(e);
     give_back(e);
     return 0;
 }
@@ -205,7 +218,7 @@ int engine_set_eval_param(Engine *e, const char *name, const char *value, char *
         return -1;
     int rc = eval_param_set(&e->params, name, value, err, errlen);
     if (rc == 0)
-        eval_prepare(&e->eval, &e->params);
+        prepare_eval(e);
     give_back(e);
     return rc == 0 ? 0 : -1;
 }
@@ -271,6 +284,8 @@ int engine_search(Engine *e, const EngineGo *go, EngineResult *out, char *err, s
     if (!take(e, err, errlen))
         return -1;
     const Game *g = &e->game;
+    if (g->rules.turns != e->eval_turns)
+        prepare_eval(e);
     SearchInput in = { .root = &g->pos,
                        .rules = &g->rules,
                        .eval = &e->eval,

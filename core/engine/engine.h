@@ -71,7 +71,10 @@ int engine_set_position_text(Engine *e, const Position *start, const Rules *r, b
 int engine_set_rules(Engine *e, const Rules *r, bool castle960, char *err, size_t errlen);
 
 /* The evaluation parameters searches use from now on (the table is kept: scores of the old ones
- * may stay in it until engine_clear_hash). engine_set_eval_param sets one by name from text and
+ * may stay in it until engine_clear_hash). These are the session's values over the single-move
+ * defaults: a search under a double-move rule set uses them resolved by eval_turns_resolve (each
+ * value the session left at its single-move default takes that rule set's fitted one), and
+ * engine_eval_params returns them as set. engine_set_eval_param sets one by name from text and
  * fails with eval_param_set's message for an unknown name or a bad value. 0, or -1 with err. */
 int engine_set_eval(Engine *e, const EvalParams *params, char *err, size_t errlen);
 int engine_set_eval_param(Engine *e, const char *name, const char *value, char *err, size_t errlen);

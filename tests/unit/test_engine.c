@@ -18,6 +18,7 @@
 
 #include "engine.h"
 #include "errmsg.h"
+#include "eval_turns.h"
 #include "setup.h"
 #include "variant.h"
 
@@ -52,8 +53,8 @@ static EngineResult search_nodes(Engine *e, uint64_t nodes)
     return r;
 }
 
-/* A searcher's own search (a new one, 4 MiB, the default evaluation) of the game from start
- * after the two turns, with limits and params; *best receives its turn. */
+/* A searcher's own search (a new one, 4 MiB, the rule set's default evaluation) of the game from
+ * start after the two turns, with limits and params; *best receives its turn. */
 static SearchReport searcher_search(const Position *start, const Rules *rules,
                                     const char *const moves[2], const SearchLimits *limits,
                                     const SearchParams *params, Turn *best)
@@ -62,7 +63,7 @@ static SearchReport searcher_search(const Position *start, const Rules *rules,
     assert_true(game_init(&g, start, rules, false));
     assert_true(game_play_text(&g, moves[0]) && game_play_text(&g, moves[1]));
     EvalParams eval_params;
-    eval_defaults(&eval_params);
+    eval_turns_defaults(&eval_params, rules->turns);
     Eval eval;
     eval_prepare(&eval, &eval_params);
     Searcher *s = searcher_new(4);
@@ -80,13 +81,12 @@ static SearchReport searcher_search(const Position *start, const Rules *rules,
     return final;
 }
 
-/* The session searches exactly as the searcher does given the same game, table and evaluation. */
-static void test_search_is_the_searchers(void **state)
+/* The session searches exactly as the searcher does given the same game, table and evaluation:
+ * the rule set's own (eval_turns.h) when the session's parameters are the defaults, as under
+ * Bennekom's rules, which have fitted values of their own. */
+static void search_is_the_searchers(const Rules rules, const char *moves[2])
 {
-    (void)state;
-    const Rules rules = { TURNS_MARSEILLAIS, EP_CLASSIC };
     Position start = start_of("chess");
-    const char *moves[] = { "e2e4,d2d4", "d7d5,d5e4" };
     Engine *e = new_engine();
     char err[ERRMSG_LEN];
     assert_int_equal(engine_new_game(e, &start, &rules, false, err, sizeof err), 0);
@@ -103,6 +103,14 @@ static void test_search_is_the_searchers(void **state)
     assert_int_equal(final.score, r.final.score);
     assert_int_equal(r.end, GAME_ON);
     engine_free(e);
+}
+
+static void test_search_is_the_searchers(void **state)
+{
+    (void)state;
+    const char *marseillais[] = { "e2e4,d2d4", "d7d5,d5e4" }, *bennekom[] = { "e2e4", "d7d5,d5e4" };
+    search_is_the_searchers((Rules){ TURNS_MARSEILLAIS, EP_CLASSIC }, marseillais);
+    search_is_the_searchers((Rules){ TURNS_BENNEKOM, EP_CLASSIC }, bennekom);
 }
 
 /* The session's search parameters are the searcher's: a depth-limited search with one of them
