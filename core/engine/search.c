@@ -39,6 +39,7 @@ static void thread_free(Searcher *s)
     for (int i = 0; i <= MAX_PLY; i++) {
         turn_list_free(&s->ply[i].turns);
         free(s->ply[i].order);
+        search_made_free(&s->made[i]);
     }
     free(s->keys);
     free(s);

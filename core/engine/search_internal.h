@@ -10,6 +10,7 @@
 
 #include "search.h"
 #include "search_limits.h"
+#include "search_made.h"
 #include "search_order.h"
 #include "search_pool.h"
 #include "search_tt.h"
@@ -20,6 +21,7 @@ struct Searcher {
     SearchTT *tt; /* the table, shared by every thread of the search */
     SearchHistory history;
     PlyData ply[MAX_PLY + 1];
+    MadeSet made[MAX_PLY + 1]; /* the children each ply's node has searched (double-move rules) */
     u128 *keys; /* the game's keys before the root, then the keys along the current path */
     size_t keys_cap, key_base;
     Turn pv[MAX_PLY + 1][MAX_PLY + 1];

@@ -170,6 +170,8 @@ static bool qsearch_turn(Searcher *s, const Position *p, int ply, const Turn *t,
 {
     Position child;
     make_turn(s, p, t, &child);
+    if (s->double_moves && !search_made_first(&s->made[ply], position_key128(&child)))
+        return true; /* another way to a position searched from here already */
     note_moved(s, ply, p, t);
     int v = -qsearch(s, &child, ply + 1, -beta, -*alpha, qdepth + 1);
     if (s->budget.aborted)
@@ -239,6 +241,8 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
     const int off = hash_first(s, p, &hash_turn, !in_check);
     OrderContext oc = order_context(s, ply);
     int n = off;
+    if (s->double_moves)
+        search_made_new_node(&s->made[ply]);
     for (int k = 0;; k++) {
         if (k == off) { /* the list, after the hash turn when that came first */
             const bool tactical = !in_check;
@@ -415,6 +419,8 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
     int best = -SCORE_INF, bound = BOUND_UPPER, done = 0, n_quiet = 0, n = off, base = off;
     int listed = 0; /* 1: the tactical turns, 2: all, or the rest after the tactical ones */
     Turn best_turn = { { 0, 0 }, 0 }, quiet_tried[64];
+    if (s->double_moves)
+        search_made_new_node(&s->made[ply]);
     for (int k = 0;; k++) {
         while (k == n && listed < 2) { /* the next list, after what has been searched */
             base = k;
@@ -461,6 +467,8 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
 
         Position child;
         make_turn(s, p, &t, &child);
+        if (s->double_moves && !search_made_first(&s->made[ply], position_key128(&child)))
+            continue; /* another way to a position searched from here already */
         note_moved(s, ply, p, &t);
         bool gives_check = position_in_check(&child);
         /* Galvin's game has no check: an attacked king is a threat its side has two movements to
