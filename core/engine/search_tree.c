@@ -471,9 +471,10 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
             continue; /* another way to a position searched from here already */
         note_moved(s, ply, p, &t);
         bool gives_check = position_in_check(&child);
-        /* Under the double-move rules a check is not extended: in Galvin's game an attacked king
-         * is a threat its side has two movements to meet, and elsewhere the check ends the turn
-         * of the side that gives it, which the search sees a turn later anyway */
+        /* A check is extended under single-move rules only: under the double-move rules the
+         * checked side has a whole turn of movements to answer it (in Galvin's game, where there
+         * is no check, no duty to at all), and extending every checking turn widens the tree
+         * more than it finds (docs/engine-tests.md) */
         int extension = gives_check && !s->double_moves && ply < 2 * s->root_depth ? 1 : 0;
         if (singular_ext && turn_same(&t, &hash_turn))
             extension = 1;
