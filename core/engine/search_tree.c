@@ -163,6 +163,13 @@ static bool tt_settles(int bound, int score, int alpha, int beta)
 
 static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta, int qdepth);
 
+/* Whether the side to move is in check: never in Galvin's game, which has no check (an attacked
+ * king is a threat like any other, met with the turn's two movements). */
+static bool node_in_check(const Searcher *s, const Position *p)
+{
+    return !s->galvin && position_in_check(p);
+}
+
 /* Quiescence's search of turn t of p (at ply): its score taken into best, best_turn and alpha, and
  * its line into the PV when it raises alpha. False when the search was stopped. */
 static bool qsearch_turn(Searcher *s, const Position *p, int ply, const Turn *t, int beta,
@@ -217,8 +224,7 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
             return tt_score;
     }
 
-    /* Galvin's game has no check: a king attacked at the start of its turn simply moves. */
-    bool in_check = !s->galvin && position_in_check(p);
+    bool in_check = node_in_check(s, p);
     int best = -SCORE_INF, stand = 0;
     if (!in_check) {
         stand = evaluate_node(s, p);
@@ -350,9 +356,7 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
     if (!root && !hash_turn.n && !skip && depth >= 4)
         depth--;
 
-    /* Galvin's game has no check: an attacked king is met like any other threat, and the node
-     * is evaluated and pruned as any other */
-    const bool in_check = !s->galvin && position_in_check(p);
+    const bool in_check = node_in_check(s, p);
     const int us = position_side(p);
     int static_eval = in_check ? -SCORE_INF : evaluate_node(s, p);
     /* Improving: the side to move stands better than at its previous turn (or had none to compare

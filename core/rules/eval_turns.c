@@ -75,18 +75,25 @@ static const struct {
     [TURNS_BENNEKOM] = { BENNEKOM, sizeof BENNEKOM / sizeof BENNEKOM[0] },
 };
 
+/* Sets rule set t's fitted values in p. */
+static void apply_table(EvalParams *p, TurnRules t)
+{
+    for (size_t i = 0; i < TABLES[t].n; i++)
+        *eval_param_ref(p, eval_param_find(TABLES[t].v[i].name)) = TABLES[t].v[i].value;
+}
+
 void eval_turns_defaults(EvalParams *p, TurnRules t)
 {
     eval_defaults(p);
-    for (size_t i = 0; i < TABLES[t].n; i++)
-        *eval_param_ref(p, eval_param_find(TABLES[t].v[i].name)) = TABLES[t].v[i].value;
+    apply_table(p, t);
 }
 
 void eval_turns_resolve(const EvalParams *session, TurnRules t, EvalParams *out)
 {
     EvalParams single, set = *session;
     eval_defaults(&single);
-    eval_turns_defaults(out, t);
+    *out = single;
+    apply_table(out, t);
     int count;
     const EvalParamInfo *list = eval_param_list(&count);
     for (int i = 0; i < count; i++) {
