@@ -79,6 +79,38 @@ static bool has_pieces(const Position *p)
     return (b->by_color[us] & ~(b->by_type[PAWN] | b->by_type[KING])) != 0;
 }
 
+/* Whether the side of colour c has its king (Galvin's game may have taken it). */
+static bool has_king(const Position *p, int c)
+{
+    if (p->variant->files == 10) {
+        const Board80 *b = &p->u.b10.board;
+        return (b->by_color[c] & b->by_type[KING]) != 0;
+    }
+    const Board64 *b = &p->u.b8.board;
+    return (b->by_color[c] & b->by_type[KING]) != 0;
+}
+
+/* Galvin's game, where a king is taken: the score of a node settled by a king without listing
+ * its turns, 0 when none is. Lost when the side to move has lost its king; won (as the child's
+ * lost king scores it) when its turn takes the other: it attacks that king now, or a quiet
+ * movement attacks it and a second movement follows to take it (not on White's one-movement
+ * first turn). The quiet movements are the legal generator's, a part of Galvin's (an attacked
+ * king's side then lists only its escapes): what they miss is found where the turns are listed
+ * and only a quiescence leaf's stand-pat overlooks it, as it did before. */
+static int galvin_king_score(const Searcher *s, const Position *p, int ply)
+{
+    if (!s->galvin)
+        return 0;
+    if (!has_king(p, position_side(p)))
+        return -SCORE_MATE + ply;
+    if (position_king_en_prise(p))
+        return SCORE_MATE - ply - 1;
+    Move checks[MAX_MOVES];
+    if (!position_first_turn(p, s->in->rules) && position_quiet_checks(p, checks) > 0)
+        return SCORE_MATE - ply - 1;
+    return 0;
+}
+
 static void copy_pv(Searcher *s, int ply, const Turn *t)
 {
     s->pv[ply][0] = *t;
@@ -206,6 +238,9 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
         return evaluate_node(s, p);
     if (position_insufficient_material(p, s->in->rules))
         return 0;
+    const int king_score = galvin_king_score(s, p, ply);
+    if (king_score)
+        return king_score;
 
     /* the table: a bound that settles the node outside the principal variation, else a turn to
      * try first */
@@ -328,6 +363,9 @@ int search_tree_alphabeta(Searcher *s, const Position *p, int ply, int depth, in
             return 0;
         if (ply >= MAX_PLY - 1)
             return evaluate_node(s, p);
+        const int king_score = galvin_king_score(s, p, ply);
+        if (king_score)
+            return king_score;
         /* no mate found deeper can beat one already proven shallower */
         if (alpha < -SCORE_MATE + ply)
             alpha = -SCORE_MATE + ply;

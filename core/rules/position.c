@@ -140,6 +140,12 @@ bool position_in_check(const Position *p)
     return wide(p) ? board_in_check_10(&p->u.b10.board) : board_in_check_8(&p->u.b8.board);
 }
 
+bool position_king_en_prise(const Position *p)
+{
+    return wide(p) ? board_king_en_prise_10(&p->u.b10.board)
+                   : board_king_en_prise_8(&p->u.b8.board);
+}
+
 int position_checkers(const Position *p, int squares[MAX_CHECKERS])
 {
     return wide(p) ? board_checkers_10(&p->u.b10.board, squares)

@@ -108,6 +108,10 @@ static inline int position_halfmove(const Position *p)
 }
 bool position_in_check(const Position *p);
 
+/* Whether the side to move attacks the other side's king: in Galvin's game, where a movement may
+ * leave its own king en prise, the side to move can take it. */
+bool position_king_en_prise(const Position *p);
+
 /* The squares of the pieces giving check to the side to move (at most MAX_CHECKERS); returns
  * their number. */
 #define MAX_CHECKERS 16
