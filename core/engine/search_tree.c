@@ -92,21 +92,17 @@ static bool has_king(const Position *p, int c)
 
 /* Galvin's game, where a king is taken: the score of a node settled by a king without listing
  * its turns, 0 when none is. Lost when the side to move has lost its king; won (as the child's
- * lost king scores it) when its turn takes the other: it attacks that king now, or a quiet
- * movement attacks it and a second movement follows to take it (not on White's one-movement
- * first turn). The quiet movements are the legal generator's, a part of Galvin's (an attacked
- * king's side then lists only its escapes): what they miss is found where the turns are listed
- * and only a quiescence leaf's stand-pat overlooks it, as it did before. */
+ * lost king scores it) when its turn takes the other: it attacks that king now, or one movement
+ * attacks it and a second movement follows to take it (not on White's one-movement first turn).
+ * What position_king_in_reach misses is found where the turns are listed; only a quiescence
+ * leaf's stand-pat overlooks it. */
 static int galvin_king_score(const Searcher *s, const Position *p, int ply)
 {
     if (!s->galvin)
         return 0;
     if (!has_king(p, position_side(p)))
         return -SCORE_MATE + ply;
-    if (position_king_en_prise(p))
-        return SCORE_MATE - ply - 1;
-    Move checks[MAX_MOVES];
-    if (!position_first_turn(p, s->in->rules) && position_quiet_checks(p, checks) > 0)
+    if (position_king_in_reach(p, !position_first_turn(p, s->in->rules)))
         return SCORE_MATE - ply - 1;
     return 0;
 }

@@ -140,10 +140,10 @@ bool position_in_check(const Position *p)
     return wide(p) ? board_in_check_10(&p->u.b10.board) : board_in_check_8(&p->u.b8.board);
 }
 
-bool position_king_en_prise(const Position *p)
+bool position_king_in_reach(const Position *p, bool two)
 {
-    return wide(p) ? board_king_en_prise_10(&p->u.b10.board)
-                   : board_king_en_prise_8(&p->u.b8.board);
+    return wide(p) ? board_king_in_reach_10(&p->u.b10.board, two)
+                   : board_king_in_reach_8(&p->u.b8.board, two);
 }
 
 int position_checkers(const Position *p, int squares[MAX_CHECKERS])

@@ -961,8 +961,35 @@ static bool tactical_or_legal_differ(const Position *p, const Rules *r, const Tu
     return differ;
 }
 
+/* Galvin's game: position_king_in_reach against the turns l of p (s): a true answer must be
+ * sure, one of the turns ending on the other king's square. Counts the positions where a turn
+ * takes the king (*takes) and those of them it finds (*found). Returns 1 for a wrong answer. */
+static int king_reach_wrong(const Setup *s, const Position *p, const Rules *r, const TurnList *l,
+                            int *found, int *takes)
+{
+    if (!has_both_kings(s))
+        return 0;
+    int ksq = 0;
+    for (int sq = 0; sq < s->variant->files * RANKS; sq++)
+        if (piece_type(s->board[sq]) == KING && piece_color(s->board[sq]) != s->side)
+            ksq = sq;
+    bool taken = false;
+    for (size_t i = 0; i < l->n && !taken; i++)
+        for (int j = 0; j < l->v[i].n; j++)
+            taken |= move_kind(l->v[i].m[j]) != MOVE_CASTLING && move_to(l->v[i].m[j]) == ksq;
+    const bool reach = position_king_in_reach(p, !position_first_turn(p, r));
+    *takes += taken;
+    *found += reach && taken;
+    if (reach && !taken) {
+        print_fen("king_in_reach says the king is taken, no turn takes it", s, r);
+        return 1;
+    }
+    return 0;
+}
+
 static void random_positions(const Rules *r, int count, int deep_every, uint64_t seed)
 {
+    int reach_found = 0, reach_takes = 0;
     static const char *VARIANTS[4] = { "chess", "chess960", "capablanca", "caparandom" };
     double t0 = monotonic_seconds();
     int bad = 0, over = 0, eps = 0, path = 0, two_ep = 0, deep = 0;
@@ -978,6 +1005,8 @@ static void random_positions(const Rules *r, int count, int deep_every, uint64_t
             TurnList l = { 0 };
             assert_true(position_turns(&p, r, &l));
             bad += tactical_or_legal_differ(&p, r, &l);
+            if (r->turns == TURNS_GALVIN)
+                bad += king_reach_wrong(&s, &p, r, &l, &reach_found, &reach_takes);
             if (l.n == 0) {
                 turn_list_free(&l);
                 break;
@@ -1023,6 +1052,12 @@ static void random_positions(const Rules *r, int count, int deep_every, uint64_t
                   "way (%d with a double en passant turn): %.1f s\n",
                   rules_text(r), count, deep, eps, over, path, two_ep, monotonic_seconds() - t0);
     assert_int_equal(bad, 0);
+    if (r->turns == TURNS_GALVIN) {
+        /* what it misses (promotions, castling, two lines opened) is rare */
+        print_message("king in reach: %d of the %d positions where a turn takes the king\n",
+                      reach_found, reach_takes);
+        assert_true(reach_takes > 0 && reach_found >= reach_takes * 9 / 10);
+    }
 }
 
 /* Positions and deep fraction per rule set, sized for the time budget (RANDOM_DEEP_ALL makes

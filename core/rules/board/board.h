@@ -22,7 +22,7 @@
     void board_make_null_##SUFFIX(const Board##N *b, Board##N *o);                                 \
     int board_see_##SUFFIX(const Board##N *b, Move m, const int *values);                          \
     bool board_in_check_##SUFFIX(const Board##N *b);                                               \
-    bool board_king_en_prise_##SUFFIX(const Board##N *b);                                          \
+    bool board_king_in_reach_##SUFFIX(const Board##N *b, bool two);                                \
     int board_checkers_##SUFFIX(const Board##N *b, int *squares);                                  \
     u128 board_key_slow_##SUFFIX(const Board##N *b);                                               \
     bool board_is_ok_##SUFFIX(const Board##N *b, const Castling##N *c, const Variant *v,           \
