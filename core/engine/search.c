@@ -230,6 +230,7 @@ static bool prepare(Searcher *s, const SearchInput *in, SearchNodeShare *share)
     }
     s->double_moves = in->rules->turns != TURNS_SINGLE;
     s->galvin = in->rules->turns == TURNS_GALVIN;
+    s->qturns = in->rules->turns == TURNS_BENNEKOM ? 4 : 8;
     s->seldepth = 0;
     s->root_best = s->found = (Turn){ { 0, 0 }, 0 };
     s->n_excluded = 0;

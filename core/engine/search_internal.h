@@ -41,6 +41,7 @@ struct Searcher {
     /* the search in progress */
     const SearchInput *in;
     bool double_moves, galvin;
+    int qturns; /* the capture turns double-move quiescence searches, not in check */
     SearchBudget budget;
     int seldepth, root_depth;
     Turn root_best;      /* the best root turn of the iteration in progress, so far */

@@ -304,7 +304,7 @@ static int qsearch(Searcher *s, const Position *p, int ply, int alpha, int beta,
                                    (s->double_moves ? ORDER_DOUBLE : 0) |
                                    (off ? ORDER_HASH_DONE : 0);
             n = off + search_order_turns(pd, p, hash_turn.n ? &hash_turn : NULL, flags,
-                                         tactical && s->double_moves ? DOUBLE_QTURNS - off : 0,
+                                         tactical && s->double_moves ? s->qturns - off : 0,
                                          &s->history, &oc);
         }
         if (k >= n)
