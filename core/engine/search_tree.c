@@ -152,10 +152,6 @@ static void note_moved(Searcher *s, int ply, const Position *p, const Turn *t)
  * settle the exchanges that matter at a fraction of that cost. */
 #define DOUBLE_QDEPTH 2
 
-/* A double-move capture turn comes with every second movement the position allows: quiescence
- * searches this many of the best ordered ones, not in check. */
-#define DOUBLE_QTURNS 8
-
 /* Under the double-move rules the hash turn is searched before the node's turns are listed:
  * listing hundreds of them costs more than most nodes' search, and the hash turn often cuts off
  * alone. It has to be a turn of p (the table may hold another position's under the same index) and
