@@ -216,6 +216,10 @@ static void test_short_mates(void **state)
     expect_mate("chess", TURNS_MARSEILLAIS, "6k1/5ppp/8/8/8/8/8/R6K w - - 0 3", 1, 1, NULL);
     /* Galvin's game: the king that can be taken is taken */
     expect_mate("chess", TURNS_GALVIN, "4k3/8/8/8/8/8/8/4R1K1 w - - 0 3", 2, 1, NULL);
+    /* ... and the one a movement puts in reach: Ra8 or Re1, then the rook takes it (found
+     * before the turns are listed below the root, at any depth) */
+    expect_mate("chess", TURNS_GALVIN, "4k3/8/8/8/8/8/8/R5K1 w - - 0 3", 1, 1, NULL);
+    expect_mate("chess", TURNS_GALVIN, "4k3/8/8/8/8/8/8/R5K1 w - - 0 3", 3, 1, NULL);
     /* being mated is seen too: Kb8 is forced, then Rh8 */
     expect_mate("chess", TURNS_SINGLE, "k7/8/1K6/8/8/8/8/7R b - - 0 1", 3, -1, "a8b8");
 }
