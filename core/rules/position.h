@@ -111,7 +111,7 @@ bool position_in_check(const Position *p);
 /* Galvin's game, where a movement may leave its own king en prise and a king is taken: whether
  * the side to move attacks the other king, or with two (a second movement of its turn to come)
  * whether one movement of its attacks it, so that the turn takes it. A true answer is sure; a
- * false one may miss a promotion, castling or a movement that opens two lines at once. */
+ * false one may miss a promotion or castling that attacks it. */
 bool position_king_in_reach(const Position *p, bool two);
 
 /* The squares of the pieces giving check to the side to move (at most MAX_CHECKERS); returns
