@@ -1053,7 +1053,7 @@ static void random_positions(const Rules *r, int count, int deep_every, uint64_t
                   rules_text(r), count, deep, eps, over, path, two_ep, monotonic_seconds() - t0);
     assert_int_equal(bad, 0);
     if (r->turns == TURNS_GALVIN) {
-        /* what it misses (promotions, castling, two lines opened) is rare */
+        /* what it misses (promotions, castling) is rare */
         print_message("king in reach: %d of the %d positions where a turn takes the king\n",
                       reach_found, reach_takes);
         assert_true(reach_takes > 0 && reach_found >= reach_takes * 9 / 10);
