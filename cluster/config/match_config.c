@@ -155,6 +155,11 @@ static const IniKey MATCH_KEY_LIST[] = {
                  "startpos (default), random start arrays, or file PATH of FEN/EPD lines"),
     INI_KEY_WHOLE(MatchConfig, "random_plies", random_plies, 0, 100,
                   "random legal turns played after the opening position (default 0)"),
+    INI_KEY_WHOLE(MatchConfig, "opening_balance", opening_balance, 0, 10000,
+                  "centipawns: random turns drawn again until a search scores the opening "
+                  "within this (default 0: any)"),
+    INI_KEY_WHOLE(MatchConfig, "opening_nodes", opening_nodes, 1000, 100000000,
+                  "the nodes of that search (default 20000)"),
     INI_KEY_WHOLE(MatchConfig, "seed", seed, 0, 2147483647L,
                   "the seed of everything drawn at random (default 1)"),
     INI_KEY_WHOLE(MatchConfig, "concurrency", concurrency, 0, 1024,
@@ -442,6 +447,14 @@ static void check_whole(IniCheck *check, MatchConfig *c, const Ini *ini)
         ini_fail(
             check, ini_file_line(ini, "match", "openings"),
             "openings = random needs a variant with random start arrays (chess960, caparandom)");
+    int balance_line = ini_file_line(ini, "match", "opening_balance");
+    if (c->opening_balance && c->random_plies == 0)
+        ini_fail(check, balance_line,
+                 "opening_balance draws an opening's random turns again until it is balanced: "
+                 "it needs random_plies > 0");
+    if (c->opening_balance && c->n_imbalances)
+        ini_fail(check, balance_line,
+                 "opening_balance would undo the imbalances' material odds: use one or the other");
     check_sprt(check, c, ini);
     c->castle960 = c->variant->castle960;
     for (int i = 0; i < 2; i++) {
@@ -473,6 +486,7 @@ static int from_ini(Ini *ini, MatchConfig *out, char *err, size_t errlen)
         .rules = { TURNS_SINGLE, EP_CLASSIC },
         .openings = OPENINGS_STARTPOS,
         .seed = 1,
+        .opening_nodes = MATCH_OPENING_NODES,
         .adjudication = { .max_plies = 500 },
         .stall_factor = 3,
     };

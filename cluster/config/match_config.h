@@ -34,6 +34,7 @@ typedef enum OpeningKind {
 
 #define MATCH_MAX_GAMES      100000000
 #define MATCH_MAX_IMBALANCES 32
+#define MATCH_OPENING_NODES  20000 /* opening_nodes' default */
 
 typedef struct MatchConfig {
     char *file;             /* as given, for messages */
@@ -45,6 +46,10 @@ typedef struct MatchConfig {
     OpeningKind openings;
     char openings_file[CONFIG_PATH_MAX];
     int random_plies; /* random legal turns played after the opening position */
+    /* Balanced openings: random turns drawn again until Carrera's own search of opening_nodes
+     * nodes scores the position within +-opening_balance centipawns (0: any opening). */
+    int opening_balance;
+    uint64_t opening_nodes;
     uint64_t seed;
     int concurrency; /* games at once per process; 0: one per core */
     Adjudication adjudication;

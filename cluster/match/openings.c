@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "errmsg.h"
+#include "eval.h"
 #include "game.h"
 #include "rng.h"
 #include "turn.h"
@@ -118,6 +120,28 @@ static bool edit_can_set_up(const Position *p)
     return xboard_edit_can_say(&s, why, sizeof why) == 0;
 }
 
+/* Whether Carrera's own search of c->opening_nodes nodes (one thread, a fresh 1 MiB table, the
+ * default evaluation of c's rules: the same answer on every rank and thread) scores p within
+ * +-c->opening_balance centipawns: 1 or 0, or -1 with err when the session cannot be made. */
+static int opening_balanced(const MatchConfig *c, const Position *p, char *err, size_t errlen)
+{
+    EvalParams params;
+    eval_defaults(&params);
+    Engine *e = engine_new(1, &params, err, errlen);
+    if (!e)
+        return -1;
+    EngineGo go = { .limits = search_limits_none() };
+    go.limits.nodes = c->opening_nodes;
+    EngineResult r;
+    int status =
+        engine_new_game(e, p, &c->rules, c->castle960, err, errlen) != 0 ||
+                engine_search(e, &go, &r, err, errlen) != 0
+            ? -1
+            : r.best.n > 0 && r.final.mate == 0 && abs(r.final.score) <= c->opening_balance;
+    engine_free(e);
+    return status;
+}
+
 int openings_position(const Openings *o, uint64_t pair, int game, Position *out, char *err,
                       size_t errlen)
 {
@@ -151,7 +175,15 @@ int openings_position(const Openings *o, uint64_t pair, int game, Position *out,
             else
                 on = game_status(&g, NULL) == TERM_NONE;
         }
-        if (on && (!o->edit_only || edit_can_set_up(&g.pos))) {
+        int take = on && (!o->edit_only || edit_can_set_up(&g.pos));
+        if (take && c->opening_balance)
+            take = opening_balanced(c, &g.pos, err, errlen);
+        if (take < 0) {
+            game_free(&g);
+            turn_list_free(&list);
+            return -1;
+        }
+        if (take) {
             *out = g.pos;
             game_free(&g);
             turn_list_free(&list);
@@ -160,10 +192,11 @@ int openings_position(const Openings *o, uint64_t pair, int game, Position *out,
         game_free(&g);
     }
     turn_list_free(&list);
-    return errmsg_fail(err, errlen,
-                       "no opening for pair %llu: its random turns end the game every time%s",
-                       (unsigned long long)pair,
-                       o->edit_only ? " or leave a position the xboard protocol's edit cannot "
-                                      "set up"
-                                    : "");
+    return errmsg_fail(
+        err, errlen, "no opening for pair %llu in %d attempts: its random turns end the game%s%s",
+        (unsigned long long)pair, OPENING_ATTEMPTS,
+        c->opening_balance ? " or leave a side ahead by more than opening_balance" : "",
+        o->edit_only ? " or leave a position the xboard protocol's edit cannot "
+                       "set up"
+                     : "");
 }

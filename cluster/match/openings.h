@@ -34,9 +34,11 @@ void openings_free(Openings *o);
  * opening whose random turns would is drawn again, and so is one that the xboard protocol's edit
  * command cannot set up (a castling right lost by a king or rook that went back to its square, an
  * en passant square) when a player is an xboard engine: such an engine may lack setboard, and the
- * openings must not depend on what an engine says (every rank computes them alone). Returns 0, or
- * -1 with a message when no opening with the game still on can be found (a position with hardly any
- * play left) or the imbalance does not fit the array. */
+ * openings must not depend on what an engine says (every rank computes them alone). With
+ * opening_balance, so is one that Carrera's own search (opening_nodes nodes, one thread, a fresh
+ * table, the default evaluation: deterministic) scores beyond +-opening_balance. Returns 0, or
+ * -1 with a message when no opening with the game still on (and balanced) can be found (a position
+ * with hardly any play left) or the imbalance does not fit the array. */
 int openings_position(const Openings *o, uint64_t pair, int game, Position *out, char *err,
                       size_t errlen);
 
