@@ -82,9 +82,9 @@ static void xboard_players_get_positions_edit_can_say(void **state)
     }
 }
 
-#define BALANCE_PAIRS 24
+#define BALANCE_PAIRS 12
 #define BALANCE_CP    100
-#define BALANCE_NODES 4000
+#define BALANCE_NODES 2000
 
 /* Writes the match file of extra under [match] (Bennekom's rules, 4 random turns, seed 5) and
  * reads it: 0, or -1 with the reader's message in err. */
