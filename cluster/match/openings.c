@@ -192,11 +192,12 @@ int openings_position(const Openings *o, uint64_t pair, int game, Position *out,
         game_free(&g);
     }
     turn_list_free(&list);
+    char balance[96] = "";
+    if (c->opening_balance)
+        snprintf(balance, sizeof balance,
+                 " or leave a side ahead by more than %d cp (opening_balance)", c->opening_balance);
     return errmsg_fail(
         err, errlen, "no opening for pair %llu in %d attempts: its random turns end the game%s%s",
-        (unsigned long long)pair, OPENING_ATTEMPTS,
-        c->opening_balance ? " or leave a side ahead by more than opening_balance" : "",
-        o->edit_only ? " or leave a position the xboard protocol's edit cannot "
-                       "set up"
-                     : "");
+        (unsigned long long)pair, OPENING_ATTEMPTS, balance,
+        o->edit_only ? " or leave a position the xboard protocol's edit cannot set up" : "");
 }
