@@ -75,6 +75,9 @@ void eval_defaults(EvalParams *p)
     p->king_shelter = 16;
     p->king_attack = 24; /* per 64 squared attack units: 600 at the cap */
     p->tempo = 15;
+    /* Stockfish's scale factor of the endgame terms, all of it (SPRT +10.8, docs/engine-tests.md)
+     */
+    p->endgame_scale = 100;
     /* Threats: what the side to move may win or the other must answer, which a static
      * evaluation (and the stand-pat of quiescence) does not see; starting values of the size
      * classical engines give them, below the material at stake. */
@@ -197,6 +200,7 @@ static const EvalParamInfo PARAMS[] = {
     P("KingShelter", king_shelter, 0, 100),
     P("KingAttack", king_attack, 0, 100),
     P("Tempo", tempo, 0, 100),
+    P("EndgameScale", endgame_scale, 0, 100),
     P("ThreatPawnMg", threat_pawn_mg, 0, 300),
     P("ThreatPawnEg", threat_pawn_eg, 0, 300),
     P("ThreatMinorMg", threat_minor_mg, 0, 300),

@@ -24,10 +24,11 @@ typedef struct EvalParams {
     int doubled_mg, doubled_eg;                     /* penalty per doubled pawn */
     int isolated_mg, isolated_eg;                   /* penalty per isolated pawn */
     int bishop_pair_mg, bishop_pair_eg;
-    int rook_open_mg, rook_open_eg;       /* rook or chancellor on an open file */
-    int king_shelter;                     /* middlegame, per shield pawn */
-    int king_attack;                      /* middlegame, scale of the king attack */
-    int tempo;                            /* for the side to move */
+    int rook_open_mg, rook_open_eg; /* rook or chancellor on an open file */
+    int king_shelter;               /* middlegame, per shield pawn */
+    int king_attack;                /* middlegame, scale of the king attack */
+    int tempo;                      /* for the side to move */
+    int endgame_scale; /* percent of the endgame scale's reduction applied (eval.inc) */
     int threat_pawn_mg, threat_pawn_eg;   /* per enemy piece our pawns attack */
     int threat_minor_mg, threat_minor_eg; /* per enemy rook or bigger our knights, bishops attack */
     int threat_rook_mg, threat_rook_eg;   /* per enemy archbishop, chancellor, queen rooks attack */

@@ -350,12 +350,13 @@ static void archbishop_value_is_tapered(void **state)
 }
 
 /* How much the named parameters add to the score of a position: the score with the defaults
- * less that with these parameters at zero. */
+ * less that with these parameters at zero, both without the endgame scale (tested alone). */
 static int contribution_at(const Position *pos, const char *const names[], int n)
 {
     EvalParams p;
     static Eval e;
     eval_defaults(&p);
+    p.endgame_scale = 0;
     eval_prepare(&e, &p);
     int with = evaluate(&e, pos);
     char err[ERRMSG_LEN];
@@ -422,6 +423,7 @@ static int term_at(const char *variant, const char *fen, const char *name, const
     EvalParams p;
     static Eval e;
     eval_defaults(&p);
+    p.endgame_scale = 0; /* the term alone, before the endgame scale (tested alone) */
     char err[ERRMSG_LEN];
     if (eval_param_set(&p, name, value, err, sizeof err) != 0)
         fail_msg("%s", err);
@@ -694,6 +696,39 @@ static void every_parameter_counts(void **state)
     }
 }
 
+/* The score of fen (White's view when White is to move) with EndgameScale at pct. */
+static int scaled(const char *fen, int pct)
+{
+    Position pos;
+    load_fen(&pos, "chess", fen);
+    EvalParams p;
+    static Eval e;
+    eval_defaults(&p);
+    p.endgame_scale = pct;
+    eval_prepare(&e, &p);
+    return evaluate(&e, &pos) - p.tempo;
+}
+
+/* The endgame scale: in a pawn ending (phase 0, the score its endgame terms alone) the side ahead
+ * with three pawns keeps 36 + 7 * 3 = 57 of 64 of its lead, for either colour; a knight against
+ * a pawn, no pawn of its own, keeps none of it (the middlegame's share of phase 1 remains), and
+ * EndgameScale 0 leaves both alone. */
+static void endgame_scale(void **state)
+{
+    (void)state;
+    const char *pawns = "4k3/7p/8/8/8/8/PPP5/4K3 w - - 0 1";
+    const int whole = scaled(pawns, 0), kept = scaled(pawns, 100);
+    print_message("three pawns against one: %d, scaled %d\n", whole, kept);
+    assert_true(whole > 100);
+    assert_int_equal(kept, whole * 57 / 64);
+    assert_int_equal(scaled("4k3/ppp5/8/8/8/8/7P/4K3 b - - 0 1", 100), kept);
+    const char *knight = "4k3/7p/8/8/8/8/8/3NK3 w - - 0 1";
+    const int knight_whole = scaled(knight, 0), knight_kept = scaled(knight, 100);
+    print_message("a knight against a pawn: %d, scaled %d\n", knight_whole, knight_kept);
+    assert_true(knight_whole > 150);
+    assert_true(knight_kept < knight_whole / 8);
+}
+
 int main(void)
 {
     // clang-format off: one test per line
@@ -714,6 +749,7 @@ int main(void)
         cmocka_unit_test(piece_square_tables),
         cmocka_unit_test(mobility),
         cmocka_unit_test(every_parameter_counts),
+        cmocka_unit_test(endgame_scale),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);

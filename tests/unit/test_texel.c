@@ -119,6 +119,9 @@ static void linear_form_predicts_evaluate(void **state)
     (void)state;
     EvalParams base, other;
     eval_defaults(&base);
+    /* the endgame scale multiplies the endgame terms by a factor that the sign of their sum picks
+     * (the side ahead's pawns): linear only while no sum changes sign, so it stays off here */
+    base.endgame_scale = 0;
     other = base;
     int n;
     const EvalParamInfo *info = eval_param_list(&n);
@@ -126,6 +129,8 @@ static void linear_form_predicts_evaluate(void **state)
     static double delta[1024];
     assert_true(n <= 1024);
     for (int j = 0; j < n; j++) {
+        if (eval_param_ref(&other, &info[j]) == &other.endgame_scale)
+            continue;
         int *v = eval_param_ref(&other, &info[j]);
         int span = (info[j].max - info[j].min) / 20;
         int moved = *v + (int)rng_below(&r, (uint64_t)(2 * span + 1)) - span;
