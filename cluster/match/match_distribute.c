@@ -32,17 +32,14 @@ static bool ready_players(const MatchConfig *c, Player *players[2], char *err, s
 static int play_pair(const MatchConfig *c, const Openings *o, Player *players[2], uint64_t pair,
                      GameRecord g[2], char *err, size_t errlen)
 {
+    Position start[2];
+    if (openings_pair(o, pair, start, err, errlen) != 0)
+        return -1;
     for (int k = 0; k < 2; k++) {
-        Position start;
-        if (openings_position(o, pair, k, &start, err, errlen) != 0) {
-            if (k == 1)
-                game_record_free(&g[0]);
-            return -1;
-        }
         Player *white = players[k], *black = players[1 - k];
-        if (player_new_game(white, &start, err, errlen) != 0 ||
-            player_new_game(black, &start, err, errlen) != 0 ||
-            referee_play_game(white, black, &start, &c->rules, c->castle960, &c->adjudication,
+        if (player_new_game(white, &start[k], err, errlen) != 0 ||
+            player_new_game(black, &start[k], err, errlen) != 0 ||
+            referee_play_game(white, black, &start[k], &c->rules, c->castle960, &c->adjudication,
                               &g[k], err, errlen) != 0) {
             if (k == 1)
                 game_record_free(&g[0]);

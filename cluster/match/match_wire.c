@@ -254,8 +254,7 @@ int wire_decode(const unsigned char *data, size_t len, const Openings *o, WireMe
     case WIRE_RESULT: {
         out->pair = get_u64(&r);
         Position start[2];
-        if (r.bad || openings_position(o, out->pair, 0, &start[0], err, errlen) != 0 ||
-            openings_position(o, out->pair, 1, &start[1], err, errlen) != 0)
+        if (r.bad || openings_pair(o, out->pair, start, err, errlen) != 0)
             break;
         const MatchConfig *c = o->cfg;
         if (read_game(&r, &start[0], &c->rules, c->castle960, &out->games[0], err, errlen) != 0)

@@ -120,26 +120,27 @@ static bool edit_can_set_up(const Position *p)
     return xboard_edit_can_say(&s, why, sizeof why) == 0;
 }
 
-/* Whether Carrera's own search of c->opening_nodes nodes (one thread, a fresh 1 MiB table, the
+/* Whether Carrera's own search of c->opening_nodes nodes (one thread, an empty 1 MiB table, the
  * default evaluation of c's rules: the same answer on every rank and thread) scores p within
- * +-c->opening_balance centipawns: 1 or 0, or -1 with err when the session cannot be made. */
-static int opening_balanced(const MatchConfig *c, const Position *p, char *err, size_t errlen)
+ * +-c->opening_balance centipawns: 1 or 0, or -1 with err when the session cannot be made. The
+ * session *judge is made on the first call and kept for the caller's next ones: a new game
+ * forgets its table and statistics, so each search starts as a fresh session's would. */
+static int opening_balanced(const MatchConfig *c, Engine **judge, const Position *p, char *err,
+                            size_t errlen)
 {
-    EvalParams params;
-    eval_defaults(&params);
-    Engine *e = engine_new(1, &params, err, errlen);
-    if (!e)
-        return -1;
+    if (!*judge) {
+        EvalParams params;
+        eval_defaults(&params);
+        if (!(*judge = engine_new(1, &params, err, errlen)))
+            return -1;
+    }
     EngineGo go = { .limits = search_limits_none() };
     go.limits.nodes = c->opening_nodes;
     EngineResult r;
-    int status =
-        engine_new_game(e, p, &c->rules, c->castle960, err, errlen) != 0 ||
-                engine_search(e, &go, &r, err, errlen) != 0
-            ? -1
-            : r.best.n > 0 && r.final.mate == 0 && abs(r.final.score) <= c->opening_balance;
-    engine_free(e);
-    return status;
+    if (engine_new_game(*judge, p, &c->rules, c->castle960, err, errlen) != 0 ||
+        engine_search(*judge, &go, &r, err, errlen) != 0)
+        return -1;
+    return r.best.n > 0 && r.final.mate == 0 && abs(r.final.score) <= c->opening_balance;
 }
 
 int openings_position(const Openings *o, uint64_t pair, int game, Position *out, char *err,
@@ -163,7 +164,9 @@ int openings_position(const Openings *o, uint64_t pair, int game, Position *out,
     Position start;
     position_from_setup(&start, &s);
     TurnList list = { 0 };
-    for (int attempt = 0; attempt < OPENING_ATTEMPTS; attempt++) {
+    Engine *judge = NULL; /* with opening_balance */
+    int status = 1;       /* 0: found, -1: failed */
+    for (int attempt = 0; attempt < OPENING_ATTEMPTS && status > 0; attempt++) {
         Game g;
         if (!game_init(&g, &start, &c->rules, c->castle960))
             break;
@@ -177,21 +180,17 @@ int openings_position(const Openings *o, uint64_t pair, int game, Position *out,
         }
         int take = on && (!o->edit_only || edit_can_set_up(&g.pos));
         if (take && c->opening_balance)
-            take = opening_balanced(c, &g.pos, err, errlen);
-        if (take < 0) {
-            game_free(&g);
-            turn_list_free(&list);
-            return -1;
-        }
-        if (take) {
+            take = opening_balanced(c, &judge, &g.pos, err, errlen);
+        if (take > 0)
             *out = g.pos;
-            game_free(&g);
-            turn_list_free(&list);
-            return 0;
-        }
+        if (take != 0)
+            status = take > 0 ? 0 : -1;
         game_free(&g);
     }
     turn_list_free(&list);
+    engine_free(judge);
+    if (status <= 0)
+        return status;
     char balance[96] = "";
     if (c->opening_balance)
         snprintf(balance, sizeof balance,
@@ -200,4 +199,16 @@ int openings_position(const Openings *o, uint64_t pair, int game, Position *out,
         err, errlen, "no opening for pair %llu in %d attempts: its random turns end the game%s%s",
         (unsigned long long)pair, OPENING_ATTEMPTS, balance,
         o->edit_only ? " or leave a position the xboard protocol's edit cannot set up" : "");
+}
+
+int openings_pair(const Openings *o, uint64_t pair, Position out[2], char *err, size_t errlen)
+{
+    if (openings_position(o, pair, 0, &out[0], err, errlen) != 0)
+        return -1;
+    /* without an imbalance both games start alike: drawn (and judged) once */
+    if (match_imbalance_of(o->cfg, pair) < 0) {
+        out[1] = out[0];
+        return 0;
+    }
+    return openings_position(o, pair, 1, &out[1], err, errlen);
 }

@@ -42,4 +42,9 @@ void openings_free(Openings *o);
 int openings_position(const Openings *o, uint64_t pair, int game, Position *out, char *err,
                       size_t errlen);
 
+/* Both games' start positions of pair (out[0] for game 0, out[1] for game 1), as
+ * openings_position gives them; a pair without an imbalance is drawn once for both. Returns 0, or
+ * -1 with its message. */
+int openings_pair(const Openings *o, uint64_t pair, Position out[2], char *err, size_t errlen);
+
 #endif
